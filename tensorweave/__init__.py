@@ -1,0 +1,42 @@
+"""tensorweave: TensorFlow 1.x's graph API on a NumPy runtime.
+
+    import tensorweave as tf
+    x = tf.placeholder(tf.float32, [None, 3])
+    y = tf.reduce_sum(x * 2.0)
+    with tf.Session() as sess:
+        print(sess.run(y, {x: [[1, 2, 3]]}))
+
+This module only re-exports; each name lives in the module of its idea.
+"""
+
+__version__ = "0.1.0"
+
+from . import kernels as _kernels  # noqa: F401  (registers the CPU kernels)
+from .framework import dtypes, errors
+from .framework.dtypes import *  # noqa: F401,F403
+from .framework.dtypes import DType, as_dtype
+from .framework.tensor_shape import Dimension, TensorShape, dimension_value
+from .framework.graph import (Graph, GraphKeys, Operation, Tensor, add_to_collection,
+                              add_to_collections, colocate_with, control_dependencies, device,
+                              get_collection, get_collection_ref, get_default_graph,
+                              get_default_session, name_scope, op_scope, reset_default_graph)
+from .framework.device import DeviceSpec
+from .framework.registry import NotDifferentiable, RegisterGradient
+from .framework.registry import no_gradient as NoGradient
+from .framework.registry import no_gradient
+from .framework.constant_op import (constant, convert_to_tensor, register_tensor_conversion_function)
+from .runtime.config import (ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RunMetadata,
+                             RunOptions)
+from .runtime.session import InteractiveSession, Session
+from .ops.array_ops import *  # noqa: F401,F403
+from .ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: A004
+from .autodiff.gradients import AggregationMethod, UnconnectedGradients, gradients
+from .framework.indexed_slices import IndexedSlices, IndexedSlicesValue
+from .framework import indexed_slices as _indexed_slices
+
+_indexed_slices._register_fetch()
+
+from . import compat  # noqa: E402  (compat.v1 is this module)
+
+newaxis = None
+bool = dtypes.bool  # noqa: A001  (tf.bool, as in TensorFlow)

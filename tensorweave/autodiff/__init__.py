@@ -1,0 +1,1 @@
+"""Automatic differentiation: `gradients()` over registered gradient functions."""

@@ -1,0 +1,181 @@
+"""Data types: `tf.DType` and the named dtypes (`tf.float32`, ...), with TF1's reference types.
+
+A `DType` wraps a NumPy dtype. Variables in TF1's graph API output *reference* tensors whose dtype
+is the `_ref` twin of the value dtype (`float32_ref`); `base_dtype` strips it.
+"""
+
+import builtins
+
+import numpy as np
+
+__all__ = ["DType", "as_dtype"]
+
+
+class DType:
+    """A tensor element type, like `tf.DType`."""
+
+    __slots__ = ("_name", "_np", "_is_ref", "_base")
+
+    def __init__(self, name, np_dtype, is_ref=False, base=None):
+        self._name = name
+        self._np = np.dtype(np_dtype) if np_dtype is not None else None
+        self._is_ref = is_ref
+        self._base = base if base is not None else self
+
+    name = property(lambda self: self._name)
+    as_numpy_dtype = property(lambda self: self._np.type if self._np is not None else object)
+    base_dtype = property(lambda self: self._base)
+    real_dtype = property(lambda self: self._base)
+    is_bool = property(lambda self: self._base is bool_)
+    is_floating = property(lambda self: self._np is not None and self._np.kind == "f")
+    is_complex = property(lambda self: self._np is not None and self._np.kind == "c")
+    is_integer = property(lambda self: self._np is not None and self._np.kind in "iu")
+    is_unsigned = property(lambda self: self._np is not None and self._np.kind == "u")
+    is_quantized = property(lambda self: False)
+    is_numpy_compatible = property(lambda self: self._np is not None)
+    size = property(lambda self: self._np.itemsize if self._np is not None else 1)
+
+    @property
+    def _is_ref_dtype(self):
+        return self._is_ref
+
+    @property
+    def _as_ref(self):
+        return self if self._is_ref else _REF[self]
+
+    @property
+    def as_datatype_enum(self):
+        return _ENUM[self._base] + (100 if self._is_ref else 0)
+
+    @property
+    def min(self):
+        if self.is_floating:
+            return float(np.finfo(self._np).min)
+        if self.is_integer:
+            return int(np.iinfo(self._np).min)
+        if self.is_bool:
+            return False
+        raise TypeError(f"Cannot find minimum value of {self}.")
+
+    @property
+    def max(self):
+        if self.is_floating:
+            return float(np.finfo(self._np).max)
+        if self.is_integer:
+            return int(np.iinfo(self._np).max)
+        if self.is_bool:
+            return True
+        raise TypeError(f"Cannot find maximum value of {self}.")
+
+    @property
+    def limits(self):
+        return self.min, self.max
+
+    def is_compatible_with(self, other):
+        other = as_dtype(other)
+        return self._base is other._base
+
+    def __eq__(self, other):
+        if other is None:
+            return False
+        if not isinstance(other, DType):
+            try:
+                other = as_dtype(other)
+            except TypeError:
+                return False
+        return self is other
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self._name)
+
+    def __repr__(self):
+        return f"tf.{self._name}"
+
+    def __str__(self):
+        return f"<dtype: '{self._name}'>"
+
+    def __reduce__(self):
+        return as_dtype, (self._name,)
+
+
+_SPECS = [
+    # name, numpy dtype, TF DataType enum
+    ("float16", np.float16, 19),
+    ("float32", np.float32, 1),
+    ("float64", np.float64, 2),
+    ("bfloat16", None, 14),
+    ("int8", np.int8, 6),
+    ("int16", np.int16, 5),
+    ("int32", np.int32, 3),
+    ("int64", np.int64, 9),
+    ("uint8", np.uint8, 4),
+    ("uint16", np.uint16, 17),
+    ("uint32", np.uint32, 22),
+    ("uint64", np.uint64, 23),
+    ("bool", np.bool_, 10),
+    ("complex64", np.complex64, 8),
+    ("complex128", np.complex128, 18),
+    ("string", np.object_, 7),
+    ("resource", None, 20),
+    ("variant", None, 21),
+]
+
+_BY_NAME = {}
+_REF = {}
+_ENUM = {}
+_BY_NP = {}
+for _name, _npd, _enum in _SPECS:
+    _dt = DType(_name, _npd)
+    _ref = DType(_name + "_ref", _npd, is_ref=True, base=_dt)
+    _BY_NAME[_name] = _dt
+    _BY_NAME[_name + "_ref"] = _ref
+    _REF[_dt] = _ref
+    _ENUM[_dt] = _enum
+    if _npd is not None and _name != "string":
+        _BY_NP[np.dtype(_npd)] = _dt
+    globals()[_name if _name != "bool" else "bool_"] = _dt
+    globals()[_name + "_ref"] = _ref
+    __all__ += [_name, _name + "_ref"]
+_BY_ENUM = {v: k for k, v in _ENUM.items()}
+
+half = float16
+double = float64
+__all__ += ["half", "double", "QUANTIZED_DTYPES"]
+QUANTIZED_DTYPES = frozenset()
+
+_PY = {float: float32, int: int32, bool: bool_, complex: complex128, str: string, bytes: string}
+
+
+def as_dtype(type_value):
+    """Converts `type_value` (a DType, a name, a NumPy dtype or type, or an enum) to a `DType`."""
+    if isinstance(type_value, DType):
+        return type_value
+    if isinstance(type_value, str):
+        dt = _BY_NAME.get(type_value)
+        if dt is not None:
+            return dt
+    elif isinstance(type_value, int) and not isinstance(type_value, builtins.bool):
+        base = _BY_ENUM.get(type_value % 100)
+        if base is not None:
+            return _REF[base] if type_value > 100 else base
+    elif type_value in _PY:
+        return _PY[type_value]
+    else:
+        try:
+            npd = np.dtype(type_value)
+        except TypeError:
+            npd = None
+        if npd is not None:
+            if npd.kind in "OSU":
+                return string
+            dt = _BY_NP.get(npd)
+            if dt is not None:
+                return dt
+    raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType.")
+
+
+# `tf.bool` shadows the builtin inside this module only from here on.
+globals()["bool"] = bool_

@@ -1,0 +1,74 @@
+"""Helpers shared by op constructors: making an op in the default graph, shape functions that
+many ops share, and TF's argument checks."""
+
+from . import dtypes as _dtypes
+from .constant_op import convert_to_tensor
+from .graph import get_default_graph
+from .tensor_shape import TensorShape, unknown_shape
+
+__all__ = ["apply_op", "unchanged_shape", "broadcast_shapes", "broadcast_shape_fn", "scalar_shape",
+           "unknown_shape_fn"]
+
+
+def apply_op(op_type, inputs, out_dtypes, name, attrs=None, shapes=None):
+    """Creates an op in the inputs' graph (else the default graph); returns its outputs
+    (a single Tensor when it has exactly one output, the Operation when it has none)."""
+    g = inputs[0].graph if inputs else get_default_graph()
+    op = g._create_op(op_type, list(inputs), list(out_dtypes), name=name, attrs=attrs, shapes=shapes)
+    if len(op._outputs) == 1:
+        return op._outputs[0]
+    if not op._outputs:
+        return op
+    return list(op._outputs)
+
+
+def unchanged_shape(op):
+    """Shape function: every output has the shape of input 0."""
+    return [op._inputs[0]._shape] * len(op._outputs)
+
+
+def scalar_shape(op):
+    return [TensorShape([])] * len(op._outputs)
+
+
+def unknown_shape_fn(op):
+    return [unknown_shape()] * len(op._outputs)
+
+
+def broadcast_shapes(a, b):
+    """The NumPy-style broadcast of two static shapes; ValueError if they cannot broadcast."""
+    if a.ndims is None or b.ndims is None:
+        return unknown_shape()
+    da, db = a.as_list(), b.as_list()
+    n = max(len(da), len(db))
+    da = [1] * (n - len(da)) + da
+    db = [1] * (n - len(db)) + db
+    out = []
+    for x, y in zip(da, db):
+        if x == 1:
+            out.append(y)
+        elif y == 1:
+            out.append(x)
+        elif x is None or y is None:
+            out.append(x if y is None else y)
+        elif x == y:
+            out.append(x)
+        else:
+            raise ValueError(f"Dimensions must be equal, but are {x} and {y}")
+    return TensorShape(out)
+
+
+def broadcast_shape_fn(op):
+    """Shape function for elementwise ops over any number of broadcasting inputs."""
+    shape = op._inputs[0]._shape
+    for t in op._inputs[1:]:
+        shape = broadcast_shapes(shape, t._shape)
+    return [shape] * len(op._outputs)
+
+
+def convert_inputs(values, name_hint=None):
+    return [convert_to_tensor(v) for v in values]
+
+
+def base(dtype):
+    return _dtypes.as_dtype(dtype).base_dtype

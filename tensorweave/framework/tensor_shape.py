@@ -1,0 +1,325 @@
+"""Static shapes: `tf.Dimension` and `tf.TensorShape` with TF1 semantics (unknown dims are `None`,
+indexing a shape gives a `Dimension`, `str` prints `(?, 784)`)."""
+
+__all__ = ["Dimension", "TensorShape", "as_shape", "as_dimension", "unknown_shape", "dimension_value"]
+
+
+class Dimension:
+    """One dimension of a static shape; its `value` is an int or None (unknown)."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value):
+        if value is None or isinstance(value, Dimension) and value.value is None:
+            self._value = None
+            return
+        if isinstance(value, Dimension):
+            value = value.value
+        if isinstance(value, (str, bytes, float)):
+            raise TypeError(f"Dimension value must be integer or None, got {value!r}")
+        try:
+            v = int(value.__index__())
+        except AttributeError:
+            raise TypeError(f"Dimension value must be integer or None or have an __index__ method, "
+                            f"got value '{value!r}' with type '{type(value)}'") from None
+        if v < 0:
+            raise ValueError(f"Dimension {v} must be >= 0")
+        self._value = v
+
+    value = property(lambda self: self._value)
+
+    def __repr__(self):
+        return f"Dimension({self._value!r})"
+
+    def __str__(self):
+        return "?" if self._value is None else str(self._value)
+
+    def __int__(self):
+        if self._value is None:
+            raise TypeError("Cannot convert unknown Dimension to int")
+        return self._value
+
+    __index__ = __int__
+
+    def __hash__(self):
+        return hash(self._value)
+
+    def __eq__(self, other):
+        try:
+            other = as_dimension(other)
+        except (TypeError, ValueError):
+            return NotImplemented
+        if self._value is None or other._value is None:
+            return None
+        return self._value == other._value
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq in (None, NotImplemented) else not eq
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def is_compatible_with(self, other):
+        other = as_dimension(other)
+        return self._value is None or other._value is None or self._value == other._value
+
+    def assert_is_compatible_with(self, other):
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Dimensions {self} and {other} are not compatible")
+
+    def merge_with(self, other):
+        other = as_dimension(other)
+        self.assert_is_compatible_with(other)
+        return Dimension(self._value if self._value is not None else other._value)
+
+    def _arith(self, other, fn):
+        try:
+            other = as_dimension(other)
+        except (TypeError, ValueError):
+            return NotImplemented
+        if self._value is None or other._value is None:
+            return Dimension(None)
+        return Dimension(fn(self._value, other._value))
+
+    def __add__(self, o):
+        return self._arith(o, lambda a, b: a + b)
+
+    __radd__ = __add__
+
+    def __sub__(self, o):
+        return self._arith(o, lambda a, b: a - b)
+
+    def __rsub__(self, o):
+        return as_dimension(o) - self
+
+    def __mul__(self, o):
+        return self._arith(o, lambda a, b: a * b)
+
+    __rmul__ = __mul__
+
+    def __floordiv__(self, o):
+        return self._arith(o, lambda a, b: a // b)
+
+    def __rfloordiv__(self, o):
+        return as_dimension(o) // self
+
+    def __mod__(self, o):
+        return self._arith(o, lambda a, b: a % b)
+
+    def _cmp(self, other, fn):
+        other = as_dimension(other)
+        if self._value is None or other._value is None:
+            return None
+        return fn(self._value, other._value)
+
+    def __lt__(self, o):
+        return self._cmp(o, lambda a, b: a < b)
+
+    def __le__(self, o):
+        return self._cmp(o, lambda a, b: a <= b)
+
+    def __gt__(self, o):
+        return self._cmp(o, lambda a, b: a > b)
+
+    def __ge__(self, o):
+        return self._cmp(o, lambda a, b: a >= b)
+
+
+def as_dimension(value):
+    return value if isinstance(value, Dimension) else Dimension(value)
+
+
+def dimension_value(dimension):
+    """The int (or None) in a `Dimension`, or the value itself."""
+    return dimension.value if isinstance(dimension, Dimension) else dimension
+
+
+class TensorShape:
+    """A possibly partial static shape. `dims` is None when even the rank is unknown."""
+
+    __slots__ = ("_dims",)
+
+    def __init__(self, dims):
+        if dims is None:
+            self._dims = None
+        elif isinstance(dims, TensorShape):
+            self._dims = dims._dims
+        elif isinstance(dims, (list, tuple)):
+            self._dims = tuple(as_dimension(d) for d in dims)
+        elif hasattr(dims, "dim") and hasattr(dims, "unknown_rank"):  # a TensorShapeProto-like
+            self._dims = None if dims.unknown_rank else tuple(
+                Dimension(None if d.size == -1 else d.size) for d in dims.dim)
+        else:
+            try:
+                self._dims = tuple(as_dimension(d) for d in dims)
+            except TypeError:
+                self._dims = (as_dimension(dims),)
+
+    @property
+    def dims(self):
+        return None if self._dims is None else list(self._dims)
+
+    @property
+    def ndims(self):
+        return None if self._dims is None else len(self._dims)
+
+    rank = ndims
+
+    def __repr__(self):
+        if self._dims is None:
+            return "TensorShape(None)"
+        return f"TensorShape({list(self._dims)!r})"
+
+    def __str__(self):
+        if self._dims is None:
+            return "<unknown>"
+        if len(self._dims) == 1:
+            return f"({self._dims[0]},)"
+        return "(" + ", ".join(str(d) for d in self._dims) + ")"
+
+    def __len__(self):
+        if self._dims is None:
+            raise ValueError("Cannot take the length of shape with unknown rank.")
+        return len(self._dims)
+
+    def __bool__(self):
+        return self._dims is not None
+
+    def __iter__(self):
+        if self._dims is None:
+            raise ValueError("Cannot iterate over a shape with unknown rank.")
+        return iter(self._dims)
+
+    def __getitem__(self, key):
+        if self._dims is not None:
+            if isinstance(key, slice):
+                return TensorShape(self._dims[key])
+            return self._dims[key]
+        if isinstance(key, slice):
+            return unknown_shape()
+        return Dimension(None)
+
+    def __eq__(self, other):
+        try:
+            other = as_shape(other)
+        except TypeError:
+            return NotImplemented
+        if self._dims is None or other._dims is None:
+            return self._dims is None and other._dims is None
+        return [d.value for d in self._dims] == [d.value for d in other._dims]
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self):
+        return hash(None if self._dims is None else tuple(d.value for d in self._dims))
+
+    def __add__(self, other):
+        return self.concatenate(other)
+
+    def __radd__(self, other):
+        return as_shape(other).concatenate(self)
+
+    def __reduce__(self):
+        return TensorShape, (self.as_list() if self._dims is not None else None,)
+
+    def num_elements(self):
+        if not self.is_fully_defined():
+            return None
+        n = 1
+        for d in self._dims:
+            n *= d.value
+        return n
+
+    def is_fully_defined(self):
+        return self._dims is not None and all(d.value is not None for d in self._dims)
+
+    def assert_is_fully_defined(self):
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+
+    def as_list(self):
+        if self._dims is None:
+            raise ValueError("as_list() is not defined on an unknown TensorShape.")
+        return [d.value for d in self._dims]
+
+    def is_compatible_with(self, other):
+        other = as_shape(other)
+        if self._dims is None or other._dims is None:
+            return True
+        if len(self._dims) != len(other._dims):
+            return False
+        return all(a.is_compatible_with(b) for a, b in zip(self._dims, other._dims))
+
+    def assert_is_compatible_with(self, other):
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are incompatible")
+
+    def merge_with(self, other):
+        other = as_shape(other)
+        if self._dims is None:
+            return other
+        if other._dims is None:
+            return self
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are not compatible")
+        return TensorShape([a.merge_with(b) for a, b in zip(self._dims, other._dims)])
+
+    def most_specific_compatible_shape(self, other):
+        other = as_shape(other)
+        if self._dims is None or other._dims is None or len(self._dims) != len(other._dims):
+            return unknown_shape()
+        return TensorShape([a.value if a.value == b.value else None for a, b in zip(self._dims, other._dims)])
+
+    def concatenate(self, other):
+        other = as_shape(other)
+        if self._dims is None or other._dims is None:
+            return unknown_shape()
+        return TensorShape(self._dims + other._dims)
+
+    def with_rank(self, rank):
+        if self._dims is None:
+            return unknown_shape(rank=rank)
+        if len(self._dims) != rank:
+            raise ValueError(f"Shape {self} must have rank {rank}")
+        return self
+
+    def with_rank_at_least(self, rank):
+        if self._dims is not None and len(self._dims) < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank):
+        if self._dims is not None and len(self._dims) > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
+    def assert_has_rank(self, rank):
+        if self._dims is not None and len(self._dims) != rank:
+            raise ValueError(f"Shape {self} must have rank {rank}")
+
+    def assert_same_rank(self, other):
+        other = as_shape(other)
+        if self._dims is not None and other._dims is not None and len(self._dims) != len(other._dims):
+            raise ValueError(f"Shapes {self} and {other} must have the same rank")
+
+    def as_proto(self):
+        raise NotImplementedError("TensorShape.as_proto arrives with graph serialization")
+
+
+def as_shape(shape):
+    return shape if isinstance(shape, TensorShape) else TensorShape(shape)
+
+
+def unknown_shape(rank=None, **kwargs):
+    if rank is None and "ndims" in kwargs:
+        rank = kwargs.pop("ndims")
+    if rank is None:
+        return TensorShape(None)
+    return TensorShape([None] * rank)
+
+
+def scalar():
+    return TensorShape([])

@@ -1,0 +1,1 @@
+"""Op constructors, each next to its op declaration, shape function and gradient, by family."""

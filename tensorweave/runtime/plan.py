@@ -1,0 +1,274 @@
+"""The plan compiler: prune a graph to what the fetches need, order it, bind each op's kernel, and
+emit the whole step as one generated Python function of straight-line kernel calls.
+
+Each tensor becomes a local variable of that function (the "value slot"), so running a step is
+one call with no interpretation loop: per-op overhead is the kernel call itself. A value is
+deleted right after its last use, so peak memory is what the dataflow needs. When a kernel
+raises, the line number of the generated frame names the op that failed.
+"""
+
+import heapq
+import itertools
+import re
+
+import numpy as np
+
+from ..framework import errors
+from ..framework.graph import Operation, Tensor
+from ..kernels.registry import Fixed, get_kernel
+from .resources import VariableCell
+
+__all__ = ["KernelContext", "compile_plan", "Plan", "StepContext"]
+
+_plan_ids = itertools.count()
+
+
+class KernelContext:
+    """What a kernel factory may use: the array namespace, the session's resources, the device."""
+
+    def __init__(self, session, resources, device="/job:localhost/replica:0/task:0/device:CPU:0",
+                 device_type="CPU"):
+        self.xp = np
+        self.session = session
+        self.resources = resources
+        self.device = device
+        self.device_type = device_type
+
+
+class StepContext:
+    """Per-step information for kernels registered with `needs_step` (step id, run options)."""
+
+    __slots__ = ("step_id", "options", "run_metadata")
+
+    def __init__(self, step_id, options=None, run_metadata=None):
+        self.step_id = step_id
+        self.options = options
+        self.run_metadata = run_metadata
+
+
+def _prune(fetch_ops, fed):
+    """The ops needed to compute `fetch_ops`, not looking past fed tensors."""
+    needed = set()
+    stack = list(fetch_ops)
+    while stack:
+        op = stack.pop()
+        if op in needed:
+            continue
+        needed.add(op)
+        for t in op._inputs:
+            if t not in fed and t._op not in needed:
+                stack.append(t._op)
+        for c in op._control_inputs:
+            if c not in needed:
+                stack.append(c)
+    return needed
+
+
+def _toposort(ops):
+    """Topological order of `ops`, ties broken by creation order (deterministic)."""
+    indeg = {}
+    users = {op: [] for op in ops}
+    for op in ops:
+        deps = {t._op for t in op._inputs if t._op in users} | {c for c in op._control_inputs if c in users}
+        indeg[op] = len(deps)
+        for d in deps:
+            users[d].append(op)
+    heap = [(op._id, op) for op, n in indeg.items() if n == 0]
+    heapq.heapify(heap)
+    order = []
+    while heap:
+        _, op = heapq.heappop(heap)
+        order.append(op)
+        for u in users[op]:
+            indeg[u] -= 1
+            if indeg[u] == 0:
+                heapq.heappush(heap, (u._id, u))
+    if len(order) != len(ops):
+        raise errors.InvalidArgumentError(None, None, "Graph has a cycle among the ops to run")
+    return order
+
+
+def _deref(cell):
+    value = cell.value
+    if value is None:
+        raise errors.FailedPreconditionError(None, None, f"Attempting to use uninitialized value {cell.name}")
+    return value
+
+
+def _fetch_copy(value):
+    if isinstance(value, VariableCell):
+        value = _deref(value)
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    return value
+
+
+class Plan:
+    """A compiled step: `run(step, feed_values)` returns the fetched values (a list)."""
+
+    def __init__(self, fn, line_ops, filename, source, needs_step):
+        self._fn = fn
+        self._line_ops = line_ops
+        self._filename = filename
+        self.source = source
+        self.needs_step = needs_step
+
+    def run(self, step, feed_values):
+        try:
+            return self._fn(step, *feed_values)
+        except Exception as e:  # noqa: BLE001 - translated into TF's error classes below
+            raise self._translate(e) from (None if isinstance(e, (errors.OpError, ValueError, IndexError,
+                                                                    ArithmeticError)) else e)
+
+    def _failed_op(self, exc):
+        tb = exc.__traceback__
+        op = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self._filename:
+                op = self._line_ops.get(tb.tb_lineno)
+            tb = tb.tb_next
+        return op
+
+    def _translate(self, exc):
+        op = self._failed_op(exc)
+        if isinstance(exc, errors.OpError):
+            cls, msg = type(exc), exc.message
+        elif isinstance(exc, (ValueError, IndexError, ArithmeticError)):
+            cls, msg = errors.InvalidArgumentError, _numpy_message(str(exc))
+        elif isinstance(exc, MemoryError):
+            cls, msg = errors.ResourceExhaustedError, f"OOM when allocating tensor: {exc}"
+        else:
+            cls, msg = errors.InternalError, f"{type(exc).__name__}: {exc}"
+        if op is not None:
+            fn, line = op._traceback
+            msg = (f"{msg}\n\t [[{{{{node {op.name}}}}} = {op.type}, device "
+                   f"{op.device or '/device:CPU:0'}, defined at {fn}:{line}]]")
+        return cls(op.node_def if op is not None else None, op, msg)
+
+
+_BROADCAST = re.compile(r"operands could not be broadcast together with shapes \(([^)]*)\) \(([^)]*)\)")
+
+
+def _numpy_message(msg):
+    m = _BROADCAST.search(msg)
+    if m:
+        def dims(s):
+            return "[" + ",".join(d.strip() for d in s.split(",") if d.strip()) + "]"
+        return f"Incompatible shapes: {dims(m.group(1))} vs. {dims(m.group(2))}"
+    return msg
+
+
+def compile_plan(fetches, feeds, ctx):
+    """Compiles a step computing `fetches` (Tensors and Operations) given `feeds` (Tensors).
+
+    The returned plan's run(step, feed_values) takes the feed values in the order of `feeds` and
+    returns one value per fetch (None for an Operation)."""
+    fed = {t: i for i, t in enumerate(feeds)}
+    # A fetched tensor that is fed needs nothing computed; a fed tensor's op still runs when
+    # another of its outputs, or the op itself (a target or control input), is needed.
+    roots = [f if isinstance(f, Operation) else f._op for f in fetches
+             if isinstance(f, Operation) or f not in fed]
+    order = _toposort(_prune(roots, fed))
+    needed_tensors = set()
+    for op in order:
+        needed_tensors.update(op._inputs)
+    needed_tensors.update(f for f in fetches if isinstance(f, Tensor))
+
+    globs = {"_deref": _deref, "_fetch_copy": _fetch_copy}
+    expr = {}      # tensor -> expression naming its value inside the function
+    shared = {}    # tensor -> value may alias state, a constant, or a feed (copy before returning)
+    is_local = {}  # expression -> True for generated locals that can be deleted
+    lines = []     # (code, op or None)
+    for t, i in fed.items():
+        expr[t] = f"f{i}"
+        shared[t] = True
+    needs_step = False
+    counter = itertools.count()
+
+    def input_expr(op, idx, t):
+        e = expr[t]
+        if t._dtype._is_ref_dtype and idx not in op._op_def.ref_inputs:
+            return f"_deref({e})"
+        return e
+
+    for op in order:
+        outs_needed = [t for t in op._outputs if t in needed_tensors and t not in fed]
+        kd = get_kernel(op._type, ctx.device_type)
+        args = [input_expr(op, i, t) for i, t in enumerate(op._inputs)]
+        in_shared = any(shared.get(t, False) or t._dtype._is_ref_dtype for t in op._inputs)
+        if kd.forward:
+            out = op._outputs[0]
+            if out not in fed:
+                expr[out] = args[0]
+                shared[out] = True
+            continue
+        k = kd.factory(op, ctx)
+        j = next(counter)
+        if isinstance(k, Fixed):
+            name = f"c{j}"
+            globs[name] = k.value
+            out = op._outputs[0]
+            if out not in fed:
+                expr[out] = name
+                shared[out] = True
+            continue
+        kname = f"k{j}"
+        globs[kname] = k
+        needs = getattr(k, "needs_step", False)
+        needs_step |= needs
+        call = f"{kname}({', '.join((['step'] if needs else []) + args)})"
+        n_out = len(op._outputs)
+        if n_out == 0 or not outs_needed:
+            lines.append((call, op))
+            continue
+        targets = []
+        for t in op._outputs:
+            if t in needed_tensors and t not in fed:
+                name = f"v{j}_{t._value_index}"
+                expr[t] = name
+                is_local[name] = True
+                shared[t] = kd.aliases and in_shared
+                targets.append(name)
+            else:
+                targets.append("_")
+        lhs = targets[0] if n_out == 1 else ", ".join(targets) + ","
+        lines.append((f"{lhs} = {call}", op))
+
+    # Fetches: values that may alias state or constants are copied so the user owns them.
+    ret = []
+    for f in fetches:
+        if isinstance(f, Operation):
+            ret.append("None")
+        elif f._dtype._is_ref_dtype or shared.get(f, False):
+            name = f"r{len(ret)}"
+            lines.append((f"{name} = _fetch_copy({expr[f]})", f._op))
+            ret.append(name)
+        else:
+            ret.append(expr[f])
+
+    # Free each local right after its last use.
+    last_use = {}
+    for i, (code, _) in enumerate(lines):
+        for name in re.findall(r"\b(v\d+_\d+)\b", code.split("=", 1)[-1] if " = " in code else code):
+            last_use[name] = i
+    returned = set(ret)
+    frees = {}
+    for name, i in last_use.items():
+        if name not in returned:
+            frees.setdefault(i, []).append(name)
+
+    filename = f"<tensorweave plan {next(_plan_ids)}>"
+    src = [f"def _plan(step{''.join(f', f{i}' for i in range(len(feeds)))}):"]
+    line_ops = {}
+    for i, (code, op) in enumerate(lines):
+        src.append("    " + code)
+        if op is not None:
+            line_ops[len(src)] = op
+        if i in frees:
+            src.append("    del " + ", ".join(frees[i]))
+    src.append(f"    return [{', '.join(ret)}]")
+    source = "\n".join(src) + "\n"
+    code = compile(source, filename, "exec")
+    namespace = dict(globs)
+    exec(code, namespace)  # noqa: S102 - our own generated code, built from kernel names only
+    return Plan(namespace["_plan"], line_ops, filename, source, needs_step)

@@ -1,0 +1,314 @@
+"""`tf.Session` and `tf.InteractiveSession`: run fetches given feeds, with one compiled plan per
+(fetches, feed keys) signature, cached so a repeated `run` does no graph walking."""
+
+import collections
+import itertools
+import threading
+
+import numpy as np
+
+from ..framework import errors
+from ..framework.graph import (Graph, Operation, Tensor, _default_session_stack, get_default_graph)
+from ..framework.tensor_shape import TensorShape
+from .config import ConfigProto
+from .plan import KernelContext, StepContext, compile_plan
+from .resources import ResourceManager
+
+__all__ = ["Session", "InteractiveSession", "register_session_run_conversion_functions"]
+
+_fetch_handlers = []  # (type, fetch_fn(obj) -> list of tensors, rebuild_fn(obj, values) -> value)
+
+
+def register_session_run_conversion_functions(tensor_type, fetch_function, feed_function=None,
+                                              feed_function_for_partial_run=None):
+    """Teaches `Session.run` to fetch (and feed) a composite type, like TF's function of that name.
+
+    fetch_function(obj) -> (list of tensors, fn(list of values) -> fetched value)
+    feed_function(obj, value) -> list of (tensor, value) pairs
+    """
+    _fetch_handlers.append((tensor_type, fetch_function, feed_function))
+
+
+class _Fetches:
+    """Flattens a nested fetch structure into unique graph elements and rebuilds the results."""
+
+    def __init__(self, graph, fetches):
+        self.elements = []
+        self._index = {}
+        self.rebuild = self._build(graph, fetches)
+
+    def _add(self, element):
+        i = self._index.get(element)
+        if i is None:
+            i = self._index[element] = len(self.elements)
+            self.elements.append(element)
+        return i
+
+    def _build(self, graph, f):
+        if f is None:
+            raise TypeError(f"Fetch argument None has invalid type {type(None)}")
+        if isinstance(f, (list, tuple)):
+            subs = [self._build(graph, x) for x in f]
+            if isinstance(f, list):
+                return lambda vals: [s(vals) for s in subs]
+            if hasattr(f, "_fields"):  # namedtuple
+                cls = type(f)
+                return lambda vals: cls(*[s(vals) for s in subs])
+            return lambda vals: tuple(s(vals) for s in subs)
+        if isinstance(f, collections.abc.Mapping):
+            keys = list(f.keys())
+            subs = [self._build(graph, f[k]) for k in keys]
+            cls = type(f)
+
+            def rebuild_dict(vals):
+                d = {k: s(vals) for k, s in zip(keys, subs)}
+                try:
+                    return cls(d)
+                except TypeError:
+                    return d
+            return rebuild_dict
+        for tensor_type, fetch_fn, _ in _fetch_handlers:
+            if isinstance(f, tensor_type):
+                tensors, combine = fetch_fn(f)
+                idx = [self._add(self._element(graph, t)) for t in tensors]
+                return lambda vals: combine([vals[i] for i in idx])
+        i = self._add(self._element(graph, f))
+        return lambda vals: vals[i]
+
+    @staticmethod
+    def _element(graph, f):
+        try:
+            return graph.as_graph_element(f, allow_tensor=True, allow_operation=True)
+        except TypeError as e:
+            raise TypeError(f"Fetch argument {f!r} has invalid type {type(f)}, must be a string or "
+                            f"Tensor. ({e})") from None
+        except ValueError as e:
+            raise ValueError(f"Fetch argument {f!r} cannot be interpreted as a Tensor. ({e})") from None
+        except KeyError as e:
+            raise ValueError(f"Fetch argument {f!r} cannot be interpreted as a Tensor. ({e.args[0]})") from None
+
+
+def _structure_key(f):
+    """A hashable key equal for equal fetch structures (None if some leaf is unhashable)."""
+    if isinstance(f, list):
+        return ("L",) + tuple(_structure_key(x) for x in f)
+    if isinstance(f, tuple):
+        return ("T", type(f)) + tuple(_structure_key(x) for x in f)
+    if isinstance(f, collections.abc.Mapping):
+        return ("D", type(f)) + tuple((k, _structure_key(v)) for k, v in f.items())
+    hash(f)
+    return f
+
+
+class _Entry:
+    """A cached run signature: the plan, how to read feeds, how to shape the results."""
+
+    __slots__ = ("plan", "feeds", "rebuild", "single")
+
+    def __init__(self, plan, feeds, rebuild, single):
+        self.plan = plan
+        self.feeds = feeds
+        self.rebuild = rebuild
+        self.single = single
+
+
+def _shape_str(shape):
+    return str(shape)
+
+
+class BaseSession:
+    """Runs (parts of) a graph. State (variables, queues) lives in the session until `close`."""
+
+    def __init__(self, target="", graph=None, config=None):
+        if graph is None:
+            graph = get_default_graph()
+        elif not isinstance(graph, Graph):
+            raise TypeError(f"graph must be a tf.Graph, but got {type(graph)}")
+        if target not in ("", None) and not str(target).startswith("local"):
+            raise errors.UnimplementedError(
+                None, None, f"Session target {target!r}: distributed sessions are not supported yet")
+        if config is not None and not isinstance(config, ConfigProto):
+            raise TypeError(f"config must be a tf.ConfigProto, but got {type(config)}")
+        self._graph = graph
+        self._target = target or ""
+        self._config = config or ConfigProto()
+        self._closed = False
+        self._resources = ResourceManager()
+        self._ctx = KernelContext(self, self._resources)
+        self._cache = {}
+        self._step_ids = itertools.count(1)
+        self._default_graph_cm = None
+        self._default_session_cm = None
+
+    graph = property(lambda self: self._graph)
+    sess_str = property(lambda self: self._target)
+
+    @property
+    def graph_def(self):
+        return self._graph.as_graph_def()
+
+    def list_devices(self):
+        from .devices import local_devices
+        return local_devices(self._config)
+
+    # -- run -----------------------------------------------------------------------------------
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        """Runs the ops and evaluates the tensors in `fetches` (a graph element or a nested
+        list/tuple/dict/namedtuple of them), substituting `feed_dict` values for tensors."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        feed_keys = tuple(feed_dict) if feed_dict else ()
+        try:
+            entry = self._cache[(fetches, feed_keys)]
+        except KeyError:
+            entry = self._entry((fetches, feed_keys), fetches, feed_dict)
+        except TypeError:
+            try:
+                key = (_structure_key(fetches), feed_keys)
+            except TypeError:
+                key = None
+            entry = self._cache.get(key) if key is not None else None
+            if entry is None:
+                entry = self._entry(key, fetches, feed_dict)
+        values = []
+        for key, tensor, np_dtype, shape in entry.feeds:
+            v = feed_dict[key]
+            if isinstance(v, Tensor):
+                raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable feed values "
+                                "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles. "
+                                "For reference, the tensor object was " + str(v) + " which was passed to "
+                                "the argument `feed_dict` with key " + str(key) + ".")
+            try:
+                a = np.asarray(v, dtype=np_dtype)
+            except (ValueError, TypeError, OverflowError) as e:
+                raise ValueError(f"Cannot feed value {v!r} for Tensor {tensor.name}: {e}") from None
+            if shape is not None:
+                s = a.shape
+                if len(s) != len(shape) or any(d is not None and d != x for d, x in zip(shape, s)):
+                    raise ValueError(f"Cannot feed value of shape {s} for Tensor {tensor.name}, which has "
+                                     f"shape {tensor.shape}")
+            values.append(a)
+        plan = entry.plan
+        step = StepContext(next(self._step_ids), options, run_metadata) if plan.needs_step else None
+        with np.errstate(all="ignore"):
+            results = plan.run(step, values)
+        if entry.single:
+            return results[0]
+        return entry.rebuild(results)
+
+    def _entry(self, key, fetches, feed_dict):
+        graph = self._graph
+        mapper = _Fetches(graph, fetches)
+        feeds = []
+        feed_tensors = []
+        for k in (feed_dict or ()):
+            try:
+                t = graph.as_graph_element(k, allow_tensor=True, allow_operation=False)
+            except Exception as e:
+                raise TypeError(f"Cannot interpret feed_dict key as Tensor: {e}") from None
+            if not isinstance(t, Tensor):
+                raise TypeError(f"Cannot interpret feed_dict key as Tensor: {k!r}")
+            if t in feed_tensors:
+                raise ValueError(f"Tensor {t.name} was fed more than once")
+            shape = None if t.shape.ndims is None else tuple(d.value for d in t.shape)
+            dt = t.dtype.base_dtype
+            np_dtype = object if dt.name == "string" else dt.as_numpy_dtype
+            feeds.append((k, t, np_dtype, shape))
+            feed_tensors.append(t)
+        plan = compile_plan(mapper.elements, feed_tensors, self._ctx)
+        single = isinstance(fetches, (Tensor, Operation, str)) and len(mapper.elements) == 1
+        entry = _Entry(plan, feeds, mapper.rebuild, single)
+        if key is not None:
+            self._cache[key] = entry
+        return entry
+
+    def make_callable(self, fetches, feed_list=None, accept_options=False):
+        """A function taking the `feed_list` values positionally and returning `run`'s result."""
+        feed_list = list(feed_list or [])
+
+        def call(*args, **kwargs):
+            if len(args) != len(feed_list):
+                raise ValueError(f"Expected {len(feed_list)} feed values, got {len(args)}")
+            return self.run(fetches, dict(zip(feed_list, args)), kwargs.get("options"),
+                            kwargs.get("run_metadata"))
+        return call
+
+    def partial_run_setup(self, fetches, feeds=None):
+        raise errors.UnimplementedError(None, None, "partial_run is not supported yet")
+
+    def partial_run(self, handle, fetches, feed_dict=None):
+        raise errors.UnimplementedError(None, None, "partial_run is not supported yet")
+
+    # -- lifetime ------------------------------------------------------------------------------
+    def close(self):
+        """Frees the session's state (variable values, queues)."""
+        if not self._closed:
+            self._closed = True
+            self._cache.clear()
+            self._resources.clear()
+
+    def as_default(self):
+        """Context making this the default session (for `Tensor.eval`, `Operation.run`)."""
+        return _default_session_stack.get_controller(self)
+
+    def __enter__(self):
+        if self._default_graph_cm is None:
+            self._default_graph_cm = self._graph.as_default()
+        if self._default_session_cm is None:
+            self._default_session_cm = self.as_default()
+        self._default_graph_cm.__enter__()
+        return self._default_session_cm.__enter__()
+
+    def __exit__(self, exc_type, exc, tb):
+        try:
+            self._default_session_cm.__exit__(exc_type, exc, tb)
+            self._default_graph_cm.__exit__(exc_type, exc, tb)
+        finally:
+            self._default_session_cm = None
+            self._default_graph_cm = None
+            self.close()
+        return False
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
+
+
+class Session(BaseSession):
+    """`tf.Session(target='', graph=None, config=None)`."""
+
+    @staticmethod
+    def reset(target, containers=None, config=None):
+        raise errors.UnimplementedError(None, None, "Session.reset needs a distributed target")
+
+
+class InteractiveSession(BaseSession):
+    """A session that installs itself as the default on construction (for shells/notebooks)."""
+
+    _count_lock = threading.Lock()
+
+    def __init__(self, target="", graph=None, config=None):
+        super().__init__(target, graph, config)
+        self._explicit_graph = graph
+        self._session_cm = self.as_default()
+        self._session_cm.__enter__()
+        self._graph_cm = None
+        if graph is not None:
+            self._graph_cm = graph.as_default()
+            self._graph_cm.__enter__()
+
+    def close(self):
+        if getattr(self, "_session_cm", None) is not None:
+            cm, self._session_cm = self._session_cm, None
+            try:
+                cm.__exit__(None, None, None)
+            except Exception:  # noqa: BLE001
+                pass
+            if self._graph_cm is not None:
+                try:
+                    self._graph_cm.__exit__(None, None, None)
+                except Exception:  # noqa: BLE001
+                    pass
+        super().close()
