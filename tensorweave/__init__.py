@@ -29,6 +29,13 @@ from .runtime.config import (ConfigProto, GPUOptions, GraphOptions, OptimizerOpt
                              RunOptions)
 from .runtime.session import InteractiveSession, Session
 from .ops.array_ops import *  # noqa: F401,F403
+from .ops.math_ops import *  # noqa: F401,F403
+from .ops.state_ops import *  # noqa: F401,F403
+from .ops.variables import *  # noqa: F401,F403
+from .ops.variable_scope import *  # noqa: F401,F403
+from .ops.init_ops import *  # noqa: F401,F403
+from .ops.random_ops import *  # noqa: F401,F403
+from .ops.clip_ops import *  # noqa: F401,F403
 from .ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: A004
 from .autodiff.gradients import AggregationMethod, UnconnectedGradients, gradients
 from .framework.indexed_slices import IndexedSlices, IndexedSlicesValue
@@ -37,6 +44,7 @@ from .framework import indexed_slices as _indexed_slices
 _indexed_slices._register_fetch()
 
 from . import compat  # noqa: E402  (compat.v1 is this module)
+from . import initializers, layers, losses, math, nn, random, train  # noqa: E402,A004  (namespaces)
 
 newaxis = None
 bool = dtypes.bool  # noqa: A001  (tf.bool, as in TensorFlow)

@@ -1,1 +1,3 @@
-"""tensorweave.layers"""
+"""The tf.layers namespace."""
+
+__all__ = []

@@ -1,1 +1,3 @@
-"""tensorweave.nn"""
+"""The tf.nn namespace."""
+
+__all__ = []

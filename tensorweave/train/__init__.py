@@ -1,1 +1,3 @@
-"""tensorweave.train"""
+"""The tf.train namespace."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""The tf.initializers namespace."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""The tf.losses namespace."""
+
+__all__ = []

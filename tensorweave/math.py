@@ -1,0 +1,3 @@
+"""The tf.math namespace."""
+
+__all__ = []

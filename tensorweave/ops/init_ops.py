@@ -1,0 +1,3 @@
+"""Initializers (tf.zeros_initializer, tf.glorot_uniform_initializer, ...)."""
+
+__all__ = []

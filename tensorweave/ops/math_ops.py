@@ -1,0 +1,3 @@
+"""Math ops: elementwise arithmetic, matmul, reductions, comparisons, casts, and Tensor operators."""
+
+__all__ = []

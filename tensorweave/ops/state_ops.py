@@ -1,0 +1,3 @@
+"""State ops: the variable op and in-place updates (assign, scatter, count_up_to)."""
+
+__all__ = []

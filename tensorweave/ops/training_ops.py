@@ -1,0 +1,3 @@
+"""Optimizer update ops (ApplyGradientDescent, ApplyAdam, ...): in-place, on variable references."""
+
+__all__ = []

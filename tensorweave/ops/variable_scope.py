@@ -1,0 +1,3 @@
+"""tf.variable_scope and tf.get_variable."""
+
+__all__ = []

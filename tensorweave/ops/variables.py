@@ -1,0 +1,3 @@
+"""tf.Variable (TF1 reference variables) and variable collections/initializers."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""The tf.random namespace."""
+
+__all__ = []
