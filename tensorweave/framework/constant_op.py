@@ -98,26 +98,36 @@ def _infer_python(values):
     return _dtypes.float32  # empty list
 
 
+def _as_bytes_array(value):
+    """A string tensor's value: an object array of bytes (TF strings are bytes)."""
+    arr = np.array(value, dtype=object)
+    flat = arr.reshape(-1)
+    for i, v in enumerate(flat):
+        if isinstance(v, str):
+            flat[i] = v.encode()
+        elif isinstance(v, np.str_):
+            flat[i] = str(v).encode()
+    return flat.reshape(arr.shape)
+
+
 def to_numpy(value, dtype=None):
     """Converts a Python/NumPy value to a NumPy array with TF's dtype rules. Returns (array, DType)."""
     if dtype is not None:
         dtype = _dtypes.as_dtype(dtype).base_dtype
     if isinstance(value, (np.ndarray, np.generic)):
         arr = np.asarray(value)
-        if arr.dtype.kind in "US":
-            arr = arr.astype(object)
+        if arr.dtype.kind in "USO":
+            if dtype is None or dtype is _dtypes.string:
+                return _as_bytes_array(arr), _dtypes.string
         if dtype is None:
             return arr, _dtypes.as_dtype(arr.dtype)
-        if dtype is _dtypes.string:
-            return arr.astype(object), dtype
         return arr.astype(dtype.as_numpy_dtype, copy=False), dtype
     if dtype is None:
         dtype = _infer_python(value)
     else:
         _check_compatible(value, dtype)
     if dtype is _dtypes.string:
-        arr = np.array(value, dtype=object)
-        return arr, dtype
+        return _as_bytes_array(value), dtype
     try:
         arr = np.array(value, dtype=dtype.as_numpy_dtype)
     except OverflowError:

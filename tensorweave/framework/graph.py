@@ -394,9 +394,13 @@ class Graph:
         if name:
             if isinstance(name, bytes):
                 name = name.decode()
-            regex = _VALID_SCOPE_NAME if self._name_stack else _VALID_OP_NAME
-            if not regex.match(name):
-                raise ValueError(f"'{name}' is not a valid scope name")
+            if self._name_stack:
+                if not _VALID_SCOPE_NAME.match(name):
+                    raise ValueError(f"'{name}' is not a valid scope name. A scope name has to match the "
+                                     f"following pattern: {_VALID_SCOPE_NAME.pattern}")
+            elif not _VALID_OP_NAME.match(name):
+                raise ValueError(f"'{name}' is not a valid root scope name. A root scope name has to match "
+                                 f"the following pattern: {_VALID_OP_NAME.pattern}")
         old = self._name_stack
         if not name:
             new, returned = "", ""
@@ -418,10 +422,7 @@ class Graph:
     def get_operation_by_name(self, name):
         if not isinstance(name, str):
             raise TypeError(f"Operation names are strings (or similar), not {type(name).__name__}.")
-        op = self._ops_by_name.get(name)
-        if op is None:
-            raise KeyError(f"The name {name!r} refers to an Operation not in the graph.")
-        return op
+        return self.as_graph_element(name, allow_tensor=False, allow_operation=True)
 
     def _get_operation_by_name_unsafe(self, name):
         return self._ops_by_name[name]
@@ -453,12 +454,13 @@ class Graph:
                                    f"{op_name!r}, exists but only has {len(op._outputs)} outputs.")
                 return op._outputs[idx]
             if ":" in obj:
-                raise ValueError(f"Name {obj!r} appears to refer to a Tensor, not a Operation.")
+                raise ValueError(f"Name {obj!r} appears to refer to a Tensor, not a {types.strip(' or')}.")
             if not allow_operation:
                 if obj in self._ops_by_name:
-                    raise ValueError(f"The name {obj!r} appears to refer to an Operation, not a {types}. "
+                    raise ValueError(f"The name {obj!r} refers to an Operation, not a {types}. "
                                      f"Tensor names must be of the form \"<op_name>:<output_index>\".")
-                raise ValueError(f"The name {obj!r} looks like an (invalid) Operation name, not a {types}.")
+                raise ValueError(f"The name {obj!r} looks like an (invalid) Operation name, not a {types}. "
+                                 "Tensor names must be of the form \"<op_name>:<output_index>\".")
             op = self._ops_by_name.get(obj)
             if op is None:
                 raise KeyError(f"The name {obj!r} refers to an Operation not in the graph.")

@@ -99,7 +99,14 @@ def _fetch_copy(value):
     if isinstance(value, VariableCell):
         value = _deref(value)
     if isinstance(value, np.ndarray):
-        return value.copy()
+        return value[()] if value.ndim == 0 else value.copy()
+    return value
+
+
+def _fetch_scalar(value):
+    """Scalars are fetched as NumPy scalars (np.float32(1.0)), arrays as arrays, like TF."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        return value[()]
     return value
 
 
@@ -174,7 +181,7 @@ def compile_plan(fetches, feeds, ctx):
         needed_tensors.update(op._inputs)
     needed_tensors.update(f for f in fetches if isinstance(f, Tensor))
 
-    globs = {"_deref": _deref, "_fetch_copy": _fetch_copy}
+    globs = {"_deref": _deref, "_fetch_copy": _fetch_copy, "_fetch_scalar": _fetch_scalar}
     expr = {}      # tensor -> expression naming its value inside the function
     shared = {}    # tensor -> value may alias state, a constant, or a feed (copy before returning)
     is_local = {}  # expression -> True for generated locals that can be deleted
@@ -243,8 +250,10 @@ def compile_plan(fetches, feeds, ctx):
             name = f"r{len(ret)}"
             lines.append((f"{name} = _fetch_copy({expr[f]})", f._op))
             ret.append(name)
-        else:
+        elif f._shape.ndims != 0 and f._shape.ndims is not None:
             ret.append(expr[f])
+        else:
+            ret.append(f"_fetch_scalar({expr[f]})")
 
     # Free each local right after its last use.
     last_use = {}

@@ -46,7 +46,7 @@ class _Fetches:
 
     def _build(self, graph, f):
         if f is None:
-            raise TypeError(f"Fetch argument None has invalid type {type(None)}")
+            raise TypeError('Argument `fetch` = None has invalid type "NoneType". Cannot be None')
         if isinstance(f, (list, tuple)):
             subs = [self._build(graph, x) for x in f]
             if isinstance(f, list):
@@ -80,12 +80,12 @@ class _Fetches:
         try:
             return graph.as_graph_element(f, allow_tensor=True, allow_operation=True)
         except TypeError as e:
-            raise TypeError(f"Fetch argument {f!r} has invalid type {type(f)}, must be a string or "
-                            f"Tensor. ({e})") from None
+            raise TypeError(f'Argument `fetch` = {f} has invalid type "{type(f).__name__}" must be a string '
+                            f'or Tensor. ({e})') from None
         except ValueError as e:
-            raise ValueError(f"Fetch argument {f!r} cannot be interpreted as a Tensor. ({e})") from None
+            raise ValueError(f"Argument `fetch` = {f} cannot be interpreted as a Tensor. ({e})") from None
         except KeyError as e:
-            raise ValueError(f"Fetch argument {f!r} cannot be interpreted as a Tensor. ({e.args[0]})") from None
+            raise ValueError(f'Argument `fetch` = {f} cannot be interpreted as a Tensor. ("{e.args[0]}")') from None
 
 
 def _structure_key(f):

@@ -1,0 +1,192 @@
+"""Graph building: naming, scopes, control dependencies, devices, collections, lookup.
+
+Expected names and messages were recorded from TensorFlow 2.21 (`tensorflow.compat.v1` with
+`disable_v2_behavior()`)."""
+
+import pytest
+
+import tensorweave as tf
+
+
+def test_unique_names_are_case_insensitive_and_skip_used_suffixes():
+    a = tf.constant(1.0, name="a")
+    a2 = tf.constant(1.0, name="a")
+    a3 = tf.constant(1.0, name="A")
+    assert (a.name, a2.name, a3.name) == ("a:0", "a_1:0", "A_2:0")
+    assert tf.constant(1.0, name="a_1").name == "a_1_1:0"
+    assert tf.constant(1.0, name="a").name == "a_3:0"
+
+
+def test_name_scopes():
+    with tf.name_scope("s") as sc:
+        assert sc == "s/"
+        assert tf.constant(2.0).name == "s/Const:0"
+        with tf.name_scope("t") as sc2:
+            assert sc2 == "s/t/"
+        with tf.name_scope(None):
+            assert tf.constant(0).name == "Const:0"
+    with tf.name_scope("s") as sc:
+        assert sc == "s_1/"
+    with tf.name_scope("s/") as sc:
+        assert sc == "s/"
+        assert tf.constant(1).name == "s/Const_1:0"
+    with pytest.raises(ValueError, match="not a valid root scope name"):
+        with tf.name_scope("bad name"):
+            pass
+
+
+def test_name_scope_default_name_and_values():
+    g = tf.Graph()
+    with g.as_default():
+        c = tf.constant(1)
+    with tf.name_scope(None, "default", [c]) as sc:
+        assert sc == "default/"
+        assert tf.get_default_graph() is g
+    assert tf.get_default_graph() is not g
+
+
+def test_lookup_by_name_and_errors():
+    a = tf.constant(1.0, name="a")
+    g = tf.get_default_graph()
+    assert g.get_operation_by_name("a") is a.op
+    assert g.get_tensor_by_name("a:0") is a
+    with pytest.raises(ValueError, match="looks like an \\(invalid\\) Operation name, not a Tensor"):
+        g.get_tensor_by_name("zz")
+    with pytest.raises(KeyError, match="exists but only has 1 outputs"):
+        g.get_tensor_by_name("a:5")
+    with pytest.raises(ValueError, match="refers to an Operation, not a Tensor"):
+        g.get_tensor_by_name("a")
+    with pytest.raises(ValueError, match="appears to refer to a Tensor, not a Operation"):
+        g.get_operation_by_name("a:0")
+    assert g.get_operations() == [a.op]
+
+
+def test_control_dependencies_nest_and_clear():
+    a = tf.constant(1.0, name="a")
+    a2 = tf.constant(1.0, name="a")
+    b = tf.constant(2.0, name="b")
+    with tf.control_dependencies([a]):
+        e = tf.identity(b)
+        with tf.control_dependencies(None):
+            f = tf.identity(b)
+        with tf.control_dependencies([a2]):
+            h = tf.identity(b)
+    assert e.op.control_inputs == [a.op]
+    assert f.op.control_inputs == []
+    assert h.op.control_inputs == [a.op, a2.op]
+    with pytest.raises(TypeError):
+        with tf.control_dependencies([3]):
+            pass
+
+
+def test_control_dependencies_skip_inputs_made_inside():
+    a = tf.constant(1.0)
+    with tf.control_dependencies([a]):
+        b = tf.identity(a)
+        c = tf.identity(b)
+    assert b.op.control_inputs == []  # a is already an input
+    assert c.op.control_inputs == []  # ordered through b, made inside the context
+
+
+def test_devices_merge_and_normalize():
+    with tf.device("/cpu:0"):
+        x = tf.constant(3)
+        with tf.device("/job:ps/task:1"):
+            y = tf.constant(3)
+        with tf.device(None):
+            z = tf.constant(3)
+    assert x.device == "/device:CPU:0"
+    assert y.device == "/job:ps/task:1/device:CPU:0"
+    assert z.device == ""
+    with tf.device(lambda op: "/gpu:1" if op.type == "Const" else ""):
+        w = tf.constant(1)
+    assert w.device == "/device:GPU:1"
+
+
+def test_collections_and_scope_filter():
+    a = tf.constant(1.0, name="a")
+    with tf.name_scope("s"):
+        b = tf.constant(2.0)
+    tf.add_to_collection("foo", a)
+    tf.add_to_collection("foo", b)
+    assert tf.get_collection("foo") == [a, b]
+    assert tf.get_collection("foo", scope="s") == [b]
+    ref = tf.get_collection_ref("foo")
+    ref.append(3)
+    assert tf.get_collection("foo")[-1] == 3
+    tf.add_to_collections(["x", "y"], a)
+    assert tf.get_collection("x") == [a] and tf.get_collection("y") == [a]
+    assert tf.GraphKeys.GLOBAL_VARIABLES == "variables"
+    assert tf.GraphKeys.TRAINABLE_VARIABLES == "trainable_variables"
+
+
+def test_finalize_and_default_graph():
+    g = tf.Graph()
+    with g.as_default():
+        tf.constant(1)
+        g.finalize()
+        with pytest.raises(RuntimeError, match="Graph is finalized and cannot be modified."):
+            tf.constant(1)
+    assert tf.constant([1, 2]).graph is tf.get_default_graph()
+    with g.as_default():
+        with pytest.raises(AssertionError):
+            tf.reset_default_graph()
+
+
+def test_tensor_repr_str_and_python_protocols():
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    assert str(x) == 'Tensor("x:0", shape=(?, 3), dtype=float32)'
+    assert repr(x) == "<tf.Tensor 'x:0' shape=(?, 3) dtype=float32>"
+    assert repr(x.op) == "<tf.Operation 'x' type=Placeholder>"
+    assert x.value_index == 0 and x.op.outputs == [x] and x.get_shape() is x.shape
+    with pytest.raises(TypeError, match="as a Python `bool` is not allowed"):
+        bool(x)
+    with pytest.raises(TypeError, match="Iterating over a symbolic `tf.Tensor` is not allowed"):
+        iter(x)
+    assert (x == x) is True and (x != x) is False and len({x, x}) == 1
+    y = tf.identity(x)
+    assert x.consumers() == [y.op]
+    assert y.op.inputs[0] is x
+
+
+def test_set_shape_merges_and_rejects_incompatible():
+    x = tf.placeholder(tf.float32)
+    x.set_shape([None, 3])
+    x.set_shape([2, None])
+    assert x.shape.as_list() == [2, 3]
+    with pytest.raises(ValueError):
+        x.set_shape([3, 3])
+
+
+def test_get_attr_and_node_def():
+    x = tf.placeholder(tf.float32, [2], name="x")
+    assert x.op.get_attr("dtype") == tf.float32
+    with pytest.raises(ValueError, match="no attr named"):
+        x.op.get_attr("nope")
+    y = tf.identity(x, name="y")
+    assert y.op.node_def.input == ["x"]
+    assert y.op.node_def.op == "Identity"
+
+
+def test_ops_from_different_graphs_rejected():
+    g1, g2 = tf.Graph(), tf.Graph()
+    with g1.as_default():
+        a = tf.constant(1.0)
+    with g2.as_default():
+        with pytest.raises(ValueError, match="must be from the same graph"):
+            tf.identity(a) if False else g2._create_op("Identity", [a], [tf.float32], name="i")
+
+
+def test_compat_v1_is_the_same_namespace():
+    import tensorweave.compat.v1 as tf1
+    assert tf1 is tf
+    assert tf.compat.v1.placeholder is tf.placeholder
+
+
+def test_source_line_recorded():
+    x = tf.constant(1.0)  # this line
+    fn, line = x.op._traceback
+    assert fn == __file__
+    import inspect
+    assert "this line" in inspect.getsourcelines(test_source_line_recorded)[0][line - inspect.getsourcelines(
+        test_source_line_recorded)[1]]
