@@ -16,6 +16,7 @@ import numpy as np
 from ..framework import errors
 from ..framework.graph import Operation, Tensor
 from ..kernels.registry import Fixed, get_kernel
+from .cost_model import estimate_flops
 from .resources import VariableCell
 
 __all__ = ["KernelContext", "compile_plan", "Plan", "StepContext"]
@@ -165,11 +166,31 @@ def _numpy_message(msg):
     return msg
 
 
+class _Line:
+    """One statement of the generated step: a kernel call (or a fetch copy) for `op`."""
+
+    __slots__ = ("op", "lhs", "call", "reads", "parallel")
+
+    def __init__(self, op, lhs, call, reads, parallel=False):
+        self.op = op
+        self.lhs = lhs          # assignment target ("v3_0", "v3_0, _,") or "" for none
+        self.call = call        # "k3(v1_0, _deref(v2_0))"
+        self.reads = reads      # the locals the call reads
+        self.parallel = parallel
+
+
+_LOCAL = re.compile(r"\b([vr]\d+_\d+|r\d+|f\d+)\b")
+
+
 def compile_plan(fetches, feeds, ctx):
     """Compiles a step computing `fetches` (Tensors and Operations) given `feeds` (Tensors).
 
     The returned plan's run(step, feed_values) takes the feed values in the order of `feeds` and
-    returns one value per fetch (None for an Operation)."""
+    returns one value per fetch (None for an Operation).
+
+    With `ctx.pool` set, an op whose estimated cost is at least `ctx.parallel_flops` is started on
+    that thread pool where it stands in the order and joined just before its first consumer, so
+    the ops in between (and other expensive ops) run meanwhile; cheap ops always run inline."""
     fed = {t: i for i, t in enumerate(feeds)}
     # A fetched tensor that is fed needs nothing computed; a fed tensor's op still runs when
     # another of its outputs, or the op itself (a target or control input), is needed.
@@ -181,11 +202,12 @@ def compile_plan(fetches, feeds, ctx):
         needed_tensors.update(op._inputs)
     needed_tensors.update(f for f in fetches if isinstance(f, Tensor))
 
-    globs = {"_deref": _deref, "_fetch_copy": _fetch_copy, "_fetch_scalar": _fetch_scalar}
+    pool = getattr(ctx, "pool", None)
+    threshold = getattr(ctx, "parallel_flops", float("inf"))
+    globs = {"_deref": _deref, "_fetch_copy": _fetch_copy, "_fetch_scalar": _fetch_scalar, "_pool": pool}
     expr = {}      # tensor -> expression naming its value inside the function
     shared = {}    # tensor -> value may alias state, a constant, or a feed (copy before returning)
-    is_local = {}  # expression -> True for generated locals that can be deleted
-    lines = []     # (code, op or None)
+    lines = []
     for t, i in fed.items():
         expr[t] = f"f{i}"
         shared[t] = True
@@ -223,23 +245,27 @@ def compile_plan(fetches, feeds, ctx):
         globs[kname] = k
         needs = getattr(k, "needs_step", False)
         needs_step |= needs
-        call = f"{kname}({', '.join((['step'] if needs else []) + args)})"
+        call_args = (["step"] if needs else []) + args
+        reads = set(_LOCAL.findall(" ".join(args)))
+        parallel = (pool is not None and outs_needed and not op._op_def.stateful
+                    and estimate_flops(op) >= threshold)
+        call = (f"_pool.submit({', '.join([kname] + call_args)})" if parallel
+                else f"{kname}({', '.join(call_args)})")
         n_out = len(op._outputs)
         if n_out == 0 or not outs_needed:
-            lines.append((call, op))
+            lines.append(_Line(op, "", call, reads))
             continue
         targets = []
         for t in op._outputs:
             if t in needed_tensors and t not in fed:
                 name = f"v{j}_{t._value_index}"
                 expr[t] = name
-                is_local[name] = True
                 shared[t] = kd.aliases and in_shared
                 targets.append(name)
             else:
                 targets.append("_")
         lhs = targets[0] if n_out == 1 else ", ".join(targets) + ","
-        lines.append((f"{lhs} = {call}", op))
+        lines.append(_Line(op, lhs, call, reads, parallel))
 
     # Fetches: values that may alias state or constants are copied so the user owns them.
     ret = []
@@ -248,36 +274,71 @@ def compile_plan(fetches, feeds, ctx):
             ret.append("None")
         elif f._dtype._is_ref_dtype or shared.get(f, False):
             name = f"r{len(ret)}"
-            lines.append((f"{name} = _fetch_copy({expr[f]})", f._op))
+            lines.append(_Line(f._op, name, f"_fetch_copy({expr[f]})", set(_LOCAL.findall(expr[f]))))
             ret.append(name)
         elif f._shape.ndims != 0 and f._shape.ndims is not None:
             ret.append(expr[f])
         else:
             ret.append(f"_fetch_scalar({expr[f]})")
+    ret_reads = set(_LOCAL.findall(" ".join(ret)))
+    return _emit(lines, ret, ret_reads, len(feeds), globs, needs_step)
 
-    # Free each local right after its last use.
+
+def _emit(lines, ret, ret_reads, n_feeds, globs, needs_step):
+    """Writes the step function: joins for pooled ops before their first use, and a `del` of
+    each local right after its last use."""
+    # A pooled op is worth it only when something runs before its first consumer.
+    for i, line in enumerate(lines):
+        if line.parallel:
+            names = set(_LOCAL.findall(line.lhs))
+            nxt = lines[i + 1] if i + 1 < len(lines) else None
+            if nxt is None or names & nxt.reads or line.op in nxt.op._control_inputs:
+                line.parallel = False
+                line.call = _unsubmit(line.call)
     last_use = {}
-    for i, (code, _) in enumerate(lines):
-        for name in re.findall(r"\b(v\d+_\d+)\b", code.split("=", 1)[-1] if " = " in code else code):
+    for i, line in enumerate(lines):
+        for name in line.reads:
             last_use[name] = i
-    returned = set(ret)
     frees = {}
     for name, i in last_use.items():
-        if name not in returned:
+        if name not in ret_reads:
             frees.setdefault(i, []).append(name)
 
     filename = f"<tensorweave plan {next(_plan_ids)}>"
-    src = [f"def _plan(step{''.join(f', f{i}' for i in range(len(feeds)))}):"]
+    src = [f"def _plan(step{''.join(f', f{i}' for i in range(n_feeds))}):"]
     line_ops = {}
-    for i, (code, op) in enumerate(lines):
-        src.append("    " + code)
-        if op is not None:
-            line_ops[len(src)] = op
+    pending = {}  # future name -> (line, names it yields)
+
+    def join(fut):
+        line, _ = pending.pop(fut)
+        src.append(f"    {line.lhs} = {fut}.result()")
+        line_ops[len(src)] = line.op
+
+    for i, line in enumerate(lines):
+        for fut, (pline, names) in list(pending.items()):
+            if names & line.reads or pline.op in line.op._control_inputs:
+                join(fut)
+        if line.parallel:
+            fut = f"p{i}"
+            src.append(f"    {fut} = {line.call}")
+            pending[fut] = (line, set(_LOCAL.findall(line.lhs)))
+        else:
+            src.append(f"    {line.lhs} = {line.call}" if line.lhs else f"    {line.call}")
+        line_ops[len(src)] = line.op
         if i in frees:
             src.append("    del " + ", ".join(frees[i]))
+    for fut in list(pending):
+        join(fut)
     src.append(f"    return [{', '.join(ret)}]")
     source = "\n".join(src) + "\n"
     code = compile(source, filename, "exec")
     namespace = dict(globs)
     exec(code, namespace)  # noqa: S102 - our own generated code, built from kernel names only
     return Plan(namespace["_plan"], line_ops, filename, source, needs_step)
+
+
+def _unsubmit(call):
+    """`_pool.submit(k3, a, b)` -> `k3(a, b)`."""
+    inner = call[len("_pool.submit("):-1]
+    kname, _, rest = inner.partition(", ")
+    return f"{kname}({rest})"

@@ -2,7 +2,9 @@
 (fetches, feed keys) signature, cached so a repeated `run` does no graph walking."""
 
 import collections
+import concurrent.futures
 import itertools
+import os
 import threading
 
 import numpy as np
@@ -13,6 +15,10 @@ from ..framework.tensor_shape import TensorShape
 from .config import ConfigProto
 from .plan import KernelContext, StepContext, compile_plan
 from .resources import ResourceManager
+from .threads import set_intra_op_threads
+
+# Ops estimated above this many flops run on the inter-op pool (a hand-off costs ~20-50 us).
+PARALLEL_FLOPS = 20e6
 
 __all__ = ["Session", "InteractiveSession", "register_session_run_conversion_functions"]
 
@@ -135,10 +141,24 @@ class BaseSession:
         self._closed = False
         self._resources = ResourceManager()
         self._ctx = KernelContext(self, self._resources)
+        self._configure_threads()
         self._cache = {}
         self._step_ids = itertools.count(1)
         self._default_graph_cm = None
         self._default_session_cm = None
+
+    def _configure_threads(self):
+        """inter_op_parallelism_threads sizes the pool for expensive independent ops (0: one per
+        core; 1: everything inline); intra_op_parallelism_threads sets BLAS's threads."""
+        config = self._config
+        if config.intra_op_parallelism_threads > 0:
+            set_intra_op_threads(config.intra_op_parallelism_threads)
+        n = config.inter_op_parallelism_threads or (os.cpu_count() or 1)
+        self._ctx.pool = None
+        self._ctx.parallel_flops = PARALLEL_FLOPS
+        if n > 1:
+            self._ctx.pool = concurrent.futures.ThreadPoolExecutor(
+                n - 1, thread_name_prefix="tensorweave-inter-op")
 
     graph = property(lambda self: self._graph)
     sess_str = property(lambda self: self._target)
@@ -246,6 +266,8 @@ class BaseSession:
             self._closed = True
             self._cache.clear()
             self._resources.clear()
+            if self._ctx.pool is not None:
+                self._ctx.pool.shutdown(wait=False)
 
     def as_default(self):
         """Context making this the default session (for `Tensor.eval`, `Operation.run`)."""
