@@ -44,6 +44,8 @@ from .framework import indexed_slices as _indexed_slices
 _indexed_slices._register_fetch()
 
 from . import compat  # noqa: E402  (compat.v1 is this module)
+from .platform import app, flags, gfile  # noqa: E402
+from .platform import tf_logging as logging  # noqa: E402
 from . import initializers, layers, losses, math, nn, random, train  # noqa: E402,A004  (namespaces)
 
 newaxis = None
