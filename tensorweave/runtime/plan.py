@@ -166,6 +166,25 @@ def _numpy_message(msg):
     return msg
 
 
+_FOLD_LIMIT = 1 << 20  # elements; larger results are computed per step rather than kept
+
+
+def _fold(kernel, values):
+    """The kernel's result on constant inputs, or None if it fails (the step will report it)."""
+    try:
+        with np.errstate(all="ignore"):
+            out = kernel(*values)
+    except Exception:  # noqa: BLE001 - leave the error to the step, which names the op
+        return None
+    if not isinstance(out, np.ndarray) and not np.isscalar(out):
+        return None
+    out = np.asarray(out)
+    if out.size > _FOLD_LIMIT:
+        return None
+    out.flags.writeable = False
+    return out
+
+
 class _Line:
     """One statement of the generated step: a kernel call (or a fetch copy) for `op`."""
 
@@ -241,9 +260,19 @@ def compile_plan(fetches, feeds, ctx):
                 expr[out] = name
                 shared[out] = True
             continue
+        needs = getattr(k, "needs_step", False)
+        if not op._op_def.stateful and not needs and len(op._outputs) == 1 and outs_needed and args \
+                and all(a in globs for a in args):
+            # Constant folding: every input is a compile-time constant, so compute it once now.
+            folded = _fold(k, [globs[a] for a in args])
+            if folded is not None:
+                name = f"c{j}"
+                globs[name] = folded
+                expr[op._outputs[0]] = name
+                shared[op._outputs[0]] = True
+                continue
         kname = f"k{j}"
         globs[kname] = k
-        needs = getattr(k, "needs_step", False)
         needs_step |= needs
         call_args = (["step"] if needs else []) + args
         reads = set(_LOCAL.findall(" ".join(args)))
