@@ -1,0 +1,366 @@
+"""CPU kernels for the optimizer update ops (ApplyGradientDescent, ApplyAdam, Sparse*, ...).
+
+Each kernel receives its variable and slot variables as `VariableCell`s (the op's `ref_inputs`),
+checks every input first (so a failing step leaves all state untouched), then updates the cells'
+arrays in place: no parameter-sized state array is ever reallocated. Temporaries are grad-sized and
+kept to one (two for Nesterov/Adadelta). The formulas follow TensorFlow's CPU functors
+(training_ops.cc) term by term, so float32 results agree with TF's to rounding.
+With `use_locking=True` the update holds the locks of all its cells (taken in a fixed order).
+The kernel's output is the variable's cell (the op outputs the variable reference).
+"""
+
+import contextlib
+
+import numpy as np
+
+from ...framework import errors
+from ...ops import training_ops as _training_ops
+from ..registry import register_kernel
+
+
+def _dims(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def _uninitialized(cell):
+    return errors.FailedPreconditionError(None, None, f"Attempting to use uninitialized value {cell.name}")
+
+
+def _invalid(msg):
+    return errors.InvalidArgumentError(None, None, msg)
+
+
+@contextlib.contextmanager
+def _locked(cells):
+    locks = []
+    seen = set()
+    for c in sorted(cells, key=id):
+        if id(c) not in seen:
+            seen.add(id(c))
+            locks.append(c.lock)
+    for lk in locks:
+        lk.acquire()
+    try:
+        yield
+    finally:
+        for lk in reversed(locks):
+            lk.release()
+
+
+def _build(op, dense_fn=None, rows_fn=None):
+    """The kernel for a training op: validation from its signature, then `dense_fn(values, scalars,
+    grad)` (dense ops) or `rows_fn(rows, scalars, grad_rows)` (sparse ops) updating in place."""
+    sig = _training_ops.signature(op.type)
+    names = [n for n, _ in sig]
+    n_refs = sum(1 for _, k in sig if k == "ref")
+    scalar_pos = [(i, n) for i, (n, k) in enumerate(sig) if k == "scalar"]
+    grad_pos = next(i for i, (_, k) in enumerate(sig) if k == "grad")
+    idx_pos = next((i for i, (_, k) in enumerate(sig) if k == "indices"), None)
+    grad_name = names[grad_pos]
+    ref_names = names[:n_refs]
+    dtype = op.get_attr("T").as_numpy_dtype
+    use_locking = op.get_attr("use_locking")
+
+    def check(args):
+        cells = args[:n_refs]
+        values = []
+        for c in cells:
+            v = c.value
+            if v is None:
+                raise _uninitialized(c)
+            values.append(v)
+        var = values[0]
+        for name, v in zip(ref_names[1:], values[1:]):
+            if v.shape != var.shape:
+                raise _invalid(f"var and {name} do not have the same shape{_dims(var.shape)} {_dims(v.shape)}")
+        scalars = []
+        for i, name in scalar_pos:
+            s = args[i]
+            if np.ndim(s) != 0:
+                raise _invalid(f"{name} is not a scalar: {_dims(np.shape(s))}")
+            scalars.append(dtype(s))
+        grad = np.asarray(args[grad_pos])
+        return values, scalars, grad
+
+    if idx_pos is None:
+        def update(*args):
+            values, scalars, grad = check(args)
+            if grad.shape != values[0].shape:
+                raise _invalid(f"var and {grad_name} do not have the same shape"
+                               f"{_dims(values[0].shape)} {_dims(grad.shape)}")
+            dense_fn(values, scalars, grad)
+            return args[0]
+    else:
+        def update(*args):
+            values, scalars, grad = check(args)
+            var = values[0]
+            indices = np.asarray(args[idx_pos])
+            if var.ndim < 1:
+                raise _invalid("var must be at least 1 dimensional")
+            if indices.ndim != 1:
+                raise _invalid("indices must be one-dimensional")
+            for d in range(1, var.ndim):
+                if grad.ndim <= d or grad.shape[d] != var.shape[d]:
+                    raise _invalid(f"var and grad must match in dimension {d}")
+            n = indices.shape[0]
+            if grad.ndim < 1 or grad.shape[0] != n:
+                raise _invalid("grad must be the same size as indices in the first dimension.")
+            row_shape = (n,) + var.shape[1:]
+            if grad.shape != row_shape:
+                if grad.size != int(np.prod(row_shape)):
+                    raise _invalid("var and grad must match in dimension 1")
+                grad = grad.reshape(row_shape)
+            if n == 0:
+                return args[0]
+            bad = (indices < 0) | (indices >= var.shape[0])
+            if bad.any():
+                i = int(np.argmax(bad))
+                raise _invalid(f"Index {indices[i]} at offset {i} in indices is out of range")
+            if n == 1 or not _has_duplicates(indices):
+                rows = [v[indices] for v in values]
+                rows_fn(rows, scalars, grad)
+                for v, r in zip(values, rows):
+                    v[indices] = r
+            else:
+                # TF's kernels apply the rows one after another: a repeated index compounds.
+                for i in range(n):
+                    j = int(indices[i])
+                    rows_fn([v[j:j + 1] for v in values], scalars, grad[i:i + 1])
+            return args[0]
+
+    if not use_locking:
+        return update
+
+    def locked_update(*args):
+        with _locked(args[:n_refs]):
+            return update(*args)
+    return locked_update
+
+
+def _has_duplicates(indices):
+    s = np.sort(indices)
+    return bool((s[1:] == s[:-1]).any())
+
+
+def _register(op_type, dense_fn=None, rows_fn=None, attr_fn=None):
+    @register_kernel(op_type)
+    def factory(op, ctx):
+        d, r = (attr_fn(op) if attr_fn is not None else (dense_fn, rows_fn))
+        return _build(op, d, r)
+    return factory
+
+
+# -- gradient descent ---------------------------------------------------------------------------
+
+def _gd(values, scalars, grad):
+    var, = values
+    alpha, = scalars
+    t = np.multiply(grad, alpha)
+    np.subtract(var, t, out=var)
+
+
+_register("ApplyGradientDescent", _gd)
+
+
+# -- momentum -----------------------------------------------------------------------------------
+
+def _momentum_fns(op):
+    nesterov = op.get_attr("use_nesterov")
+
+    def dense(values, scalars, grad):
+        var, accum = values
+        lr, momentum = scalars
+        np.multiply(accum, momentum, out=accum)
+        np.add(accum, grad, out=accum)
+        if nesterov:
+            # var -= grad * lr + accum * momentum * lr
+            t = np.multiply(accum, momentum)
+            np.multiply(t, lr, out=t)
+            t2 = np.multiply(grad, lr)
+            np.add(t2, t, out=t)
+        else:
+            t = np.multiply(accum, lr)
+        np.subtract(var, t, out=var)
+    return dense, dense  # the sparse kernel applies the same formula to the rows
+
+
+_register("ApplyMomentum", attr_fn=_momentum_fns)
+_register("SparseApplyMomentum", attr_fn=_momentum_fns)
+
+
+# -- adagrad ------------------------------------------------------------------------------------
+
+def _adagrad_fns(op):
+    update_slots = op.get_attr("update_slots")
+
+    def dense(values, scalars, grad):
+        var, accum = values
+        lr, = scalars
+        t = np.multiply(grad, grad)
+        if update_slots:
+            np.add(accum, t, out=accum)
+        # var -= grad * lr * rsqrt(accum)
+        np.sqrt(accum, out=t)
+        np.divide(grad, t, out=t)
+        np.multiply(t, lr, out=t)
+        np.subtract(var, t, out=var)
+    return dense, dense
+
+
+_register("ApplyAdagrad", attr_fn=_adagrad_fns)
+_register("SparseApplyAdagrad", attr_fn=_adagrad_fns)
+
+
+# -- RMSProp ------------------------------------------------------------------------------------
+
+def _rmsprop(values, scalars, grad):
+    var, ms, mom = values
+    lr, rho, momentum, epsilon = scalars
+    one = lr.dtype.type(1)
+    # ms += (grad^2 - ms) * (1 - rho)
+    t = np.multiply(grad, grad)
+    np.subtract(t, ms, out=t)
+    np.multiply(t, one - rho, out=t)
+    np.add(ms, t, out=ms)
+    # mom = mom * momentum + grad * lr / sqrt(ms + epsilon); var -= mom
+    np.add(ms, epsilon, out=t)
+    np.sqrt(t, out=t)
+    np.divide(grad, t, out=t)
+    np.multiply(t, lr, out=t)
+    np.multiply(mom, momentum, out=mom)
+    np.add(mom, t, out=mom)
+    np.subtract(var, mom, out=var)
+
+
+def _rmsprop_rows(rows, scalars, grad):
+    var, ms, mom = rows
+    lr, rho, momentum, epsilon = scalars
+    one = lr.dtype.type(1)
+    # TF's sparse kernel: ms = ms * rho + grad^2 * (1 - rho);
+    # mom = mom * momentum + rsqrt(ms + epsilon) * lr * grad; var -= mom
+    np.multiply(ms, rho, out=ms)
+    ms += np.square(grad) * (one - rho)
+    t = np.add(ms, epsilon)
+    np.sqrt(t, out=t)
+    np.divide(grad, t, out=t)
+    np.multiply(t, lr, out=t)
+    np.multiply(mom, momentum, out=mom)
+    np.add(mom, t, out=mom)
+    np.subtract(var, mom, out=var)
+
+
+_register("ApplyRMSProp", _rmsprop)
+_register("SparseApplyRMSProp", rows_fn=_rmsprop_rows)
+
+
+def _centered_rmsprop(values, scalars, grad):
+    var, mg, ms, mom = values
+    lr, rho, momentum, epsilon = scalars
+    one_minus_rho = lr.dtype.type(1) - rho
+    t = np.multiply(grad, grad)
+    np.subtract(t, ms, out=t)
+    np.multiply(t, one_minus_rho, out=t)
+    np.add(ms, t, out=ms)                 # ms += (grad^2 - ms) * (1 - rho)
+    np.subtract(grad, mg, out=t)
+    np.multiply(t, one_minus_rho, out=t)
+    np.add(mg, t, out=mg)                 # mg += (grad - mg) * (1 - rho)
+    np.multiply(mg, mg, out=t)
+    np.subtract(ms, t, out=t)
+    np.add(t, epsilon, out=t)             # denom = (ms - mg^2) + epsilon
+    np.sqrt(t, out=t)
+    np.divide(grad, t, out=t)
+    np.multiply(t, lr, out=t)
+    np.multiply(mom, momentum, out=mom)
+    np.add(mom, t, out=mom)               # mom = mom * momentum + grad * lr / sqrt(denom)
+    np.subtract(var, mom, out=var)
+
+
+def _centered_rmsprop_rows(rows, scalars, grad):
+    var, mg, ms, mom = rows
+    lr, rho, momentum, epsilon = scalars
+    one_minus_rho = lr.dtype.type(1) - rho
+    # TF's sparse kernel: ms = ms * rho + grad^2 * (1 - rho); mg = mg * rho + grad * (1 - rho);
+    # denom = ms + epsilon - mg^2; mom = mom * momentum + rsqrt(denom) * lr * grad; var -= mom
+    np.multiply(ms, rho, out=ms)
+    ms += np.square(grad) * one_minus_rho
+    np.multiply(mg, rho, out=mg)
+    mg += grad * one_minus_rho
+    t = np.add(ms, epsilon)
+    t -= np.square(mg)
+    np.sqrt(t, out=t)
+    np.divide(grad, t, out=t)
+    np.multiply(t, lr, out=t)
+    np.multiply(mom, momentum, out=mom)
+    np.add(mom, t, out=mom)
+    np.subtract(var, mom, out=var)
+
+
+_register("ApplyCenteredRMSProp", _centered_rmsprop)
+_register("SparseApplyCenteredRMSProp", rows_fn=_centered_rmsprop_rows)
+
+
+# -- Adam ---------------------------------------------------------------------------------------
+
+def _adam_fns(op):
+    nesterov = op.get_attr("use_nesterov")
+
+    def dense(values, scalars, grad):
+        var, m, v = values
+        beta1_power, beta2_power, lr, beta1, beta2, epsilon = scalars
+        one = lr.dtype.type(1)
+        alpha = lr * np.sqrt(one - beta2_power) / (one - beta1_power)
+        t = np.subtract(grad, m)
+        np.multiply(t, one - beta1, out=t)
+        np.add(m, t, out=m)                   # m += (grad - m) * (1 - beta1)
+        np.multiply(grad, grad, out=t)
+        np.subtract(t, v, out=t)
+        np.multiply(t, one - beta2, out=t)
+        np.add(v, t, out=v)                   # v += (grad^2 - v) * (1 - beta2)
+        if nesterov:
+            # var -= ((grad * (1 - beta1) + beta1 * m) * alpha) / (sqrt(v) + epsilon)
+            t2 = np.multiply(m, beta1)
+            np.multiply(grad, one - beta1, out=t)
+            np.add(t, t2, out=t2)
+            np.multiply(t2, alpha, out=t2)
+            np.sqrt(v, out=t)
+            np.add(t, epsilon, out=t)
+            np.divide(t2, t, out=t)
+        else:
+            # var -= (m * alpha) / (sqrt(v) + epsilon)
+            np.sqrt(v, out=t)
+            np.add(t, epsilon, out=t)
+            np.divide(m, t, out=t)
+            np.multiply(t, alpha, out=t)
+        np.subtract(var, t, out=var)
+    return dense, None
+
+
+_register("ApplyAdam", attr_fn=_adam_fns)
+
+
+# -- Adadelta -----------------------------------------------------------------------------------
+
+def _adadelta(values, scalars, grad):
+    var, accum, accum_update = values
+    lr, rho, epsilon = scalars
+    one_minus_rho = lr.dtype.type(1) - rho
+    t = np.multiply(grad, grad)
+    np.multiply(t, one_minus_rho, out=t)
+    np.multiply(accum, rho, out=accum)
+    np.add(accum, t, out=accum)               # accum = accum * rho + grad^2 * (1 - rho)
+    u = np.add(accum_update, epsilon)
+    np.sqrt(u, out=u)
+    np.add(accum, epsilon, out=t)
+    np.sqrt(t, out=t)
+    np.divide(u, t, out=u)
+    np.multiply(u, grad, out=u)               # update = sqrt(accum_update + eps) * rsqrt(accum + eps) * grad
+    np.multiply(u, lr, out=t)
+    np.subtract(var, t, out=var)              # var -= update * lr
+    np.multiply(u, u, out=t)
+    np.multiply(t, one_minus_rho, out=t)
+    np.multiply(accum_update, rho, out=accum_update)
+    np.add(accum_update, t, out=accum_update)  # accum_update = accum_update * rho + update^2 * (1 - rho)
+
+
+_register("ApplyAdadelta", _adadelta)
+_register("SparseApplyAdadelta", rows_fn=_adadelta)
