@@ -1,3 +1,285 @@
-"""State ops: the variable op and in-place updates (assign, scatter, count_up_to)."""
+"""State ops: the variable op and in-place updates (assign, scatter, count_up_to).
 
-__all__ = []
+Every update op takes the variable's *reference* as input 0 (`ref_inputs=(0,)`): a `tf.Variable`
+(its `_ref()`), or a reference tensor (dtype `float32_ref`, e.g. the output of another update).
+Its output is that reference again, so `sess.run(v.assign(x))` returns the new value and
+`v.assign(x) + 1` reads it. The kernels (kernels/cpu/state.py) write into the variable's buffer in
+place and validate everything before they change anything.
+"""
+
+from ..framework import dtypes as _dtypes
+from ..framework import registry
+from ..framework.constant_op import convert_to_tensor
+from ..framework.graph import Tensor, get_default_graph
+from ..framework.op_util import apply_op, scalar_shape
+from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
+
+__all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub",
+           "scatter_mul", "scatter_div", "scatter_max", "scatter_min", "scatter_nd_update",
+           "scatter_nd_add", "scatter_nd_sub", "count_up_to", "is_variable_initialized"]
+
+
+class NotMutableError(TypeError, AttributeError):
+    """An update op got a tensor that is not a variable reference. TF raises TypeError from the
+    generated op wrapper and AttributeError from `tf.assign` & co.; this is both."""
+
+
+# -- shape helpers (TF's wording) ------------------------------------------------------------
+
+def _dims(shape):
+    return "[" + ",".join("?" if d is None else str(d) for d in shape.as_list()) + "]" \
+        if shape.ndims is not None else "?"
+
+
+def merge_shapes(a, b):
+    """Merges two static shapes with TF's error messages (ValueError)."""
+    if a.ndims is None:
+        return b
+    if b.ndims is None:
+        return a
+    if a.ndims != b.ndims:
+        raise ValueError(f"Shapes must be equal rank, but are {a.ndims} and {b.ndims}")
+    out = []
+    for i, (x, y) in enumerate(zip(a.as_list(), b.as_list())):
+        if x is not None and y is not None and x != y:
+            raise ValueError(f"Dimension {i} in both shapes must be equal, but are {x} and {y}. "
+                             f"Shapes are {_dims(a)} and {_dims(b)}.")
+        out.append(x if x is not None else y)
+    return TensorShape(out)
+
+
+# -- the variable op ---------------------------------------------------------------------------
+
+def _variable_shape(op):
+    return [op._attrs["shape"]]
+
+
+registry.register_op("VariableV2", shape_fn=_variable_shape, stateful=True)
+registry.no_gradient("VariableV2")
+
+
+def variable_op_v2(shape, dtype, name="Variable", container="", shared_name=""):
+    """Creates a VariableV2 op; returns its reference tensor (dtype `<dtype>_ref`)."""
+    dtype = _dtypes.as_dtype(dtype).base_dtype
+    shape = as_shape(shape) if shape is not None else unknown_shape()
+    g = get_default_graph()
+    op = g._create_op("VariableV2", [], [dtype._as_ref], name=name,
+                      attrs={"shape": shape, "dtype": dtype, "container": container or "",
+                             "shared_name": shared_name or ""})
+    return op._outputs[0]
+
+
+# -- argument handling -------------------------------------------------------------------------
+
+def _ref_of(ref, op_type):
+    """The reference tensor of a Variable or a ref tensor; NotMutableError otherwise."""
+    r = getattr(ref, "_ref", None)
+    if callable(r) and not isinstance(ref, Tensor):
+        ref = r()
+    if not isinstance(ref, Tensor) or not ref.dtype._is_ref_dtype:
+        raise NotMutableError(f"'{op_type}' Op requires that input 'ref' be a mutable tensor "
+                              f"(e.g.: a tf.Variable)")
+    return ref
+
+
+def _value_of(value, ref, op_type, arg="value"):
+    dt = ref.dtype.base_dtype
+    if isinstance(value, Tensor) or hasattr(value, "_as_graph_element"):
+        value = convert_to_tensor(value)
+        if value.dtype.base_dtype != dt:
+            raise TypeError(f"Input '{arg}' of '{op_type}' Op has type {value.dtype.base_dtype.name} "
+                            f"that does not match type {dt.name} of argument 'ref'.")
+        return value
+    return convert_to_tensor(value, dtype=dt, name=arg)
+
+
+def _indices_of(indices, op_type):
+    indices = convert_to_tensor(indices, name="indices")
+    if indices.dtype.base_dtype not in (_dtypes.int32, _dtypes.int64):
+        raise TypeError(f"Value passed to parameter 'indices' has DataType "
+                        f"{indices.dtype.base_dtype.name} not in list of allowed values: int32, int64")
+    return indices
+
+
+def _update_op(op_type, ref, inputs, name, attrs):
+    with ref.graph.colocate_with(ref.op):
+        return apply_op(op_type, [ref] + inputs, [ref.dtype], name or op_type, attrs=attrs)
+
+
+# -- assign ------------------------------------------------------------------------------------
+
+def _assign_shape(op):
+    ref, value = op._inputs[0]._shape, op._inputs[1]._shape
+    if not op._attrs.get("validate_shape", True):
+        return [value]
+    return [merge_shapes(ref, value)]
+
+
+def _update_shape(op):
+    return [merge_shapes(op._inputs[0]._shape, op._inputs[1]._shape)]
+
+
+registry.register_op("Assign", shape_fn=_assign_shape, stateful=True, ref_inputs=(0,))
+registry.register_op("AssignAdd", shape_fn=_update_shape, stateful=True, ref_inputs=(0,))
+registry.register_op("AssignSub", shape_fn=_update_shape, stateful=True, ref_inputs=(0,))
+for _t in ("Assign", "AssignAdd", "AssignSub"):
+    registry.no_gradient(_t)
+
+
+def assign(ref, value, validate_shape=None, use_locking=None, name=None):
+    """Sets `ref` to `value`; returns the reference (its value after the assignment).
+
+    validate_shape=False lets the variable take a value of another shape."""
+    ref_t = _ref_of(ref, "Assign")
+    value = _value_of(value, ref_t, "Assign")
+    validate_shape = True if validate_shape is None else bool(validate_shape)
+    use_locking = True if use_locking is None else bool(use_locking)
+    return _update_op("Assign", ref_t, [value], name, {
+        "T": ref_t.dtype.base_dtype, "validate_shape": validate_shape, "use_locking": use_locking})
+
+
+def assign_add(ref, value, use_locking=None, name=None):
+    """ref += value, in place; returns the reference."""
+    ref_t = _ref_of(ref, "AssignAdd")
+    value = _value_of(value, ref_t, "AssignAdd")
+    return _update_op("AssignAdd", ref_t, [value], name, {
+        "T": ref_t.dtype.base_dtype, "use_locking": bool(use_locking)})
+
+
+def assign_sub(ref, value, use_locking=None, name=None):
+    """ref -= value, in place; returns the reference."""
+    ref_t = _ref_of(ref, "AssignSub")
+    value = _value_of(value, ref_t, "AssignSub")
+    return _update_op("AssignSub", ref_t, [value], name, {
+        "T": ref_t.dtype.base_dtype, "use_locking": bool(use_locking)})
+
+
+# -- scatter -----------------------------------------------------------------------------------
+
+def _scatter_shape(op):
+    ref, indices, updates = (t._shape for t in op._inputs)
+    if ref.ndims is not None and indices.ndims is not None and updates.ndims is not None:
+        if updates.ndims != 0:
+            want = indices.concatenate(ref[1:]) if ref.ndims >= 1 else None
+            if want is None:
+                raise ValueError("Shape must be at least rank 1 but is rank 0")
+            merge_shapes(updates, want)
+    return [ref]
+
+
+def _scatter_nd_shape(op):
+    ref, indices, updates = (t._shape for t in op._inputs)
+    if ref.ndims is not None and indices.ndims is not None and updates.ndims is not None:
+        idx = indices.as_list()
+        if indices.ndims < 1:
+            raise ValueError("Shape must be at least rank 1 but is rank 0")
+        depth = idx[-1]
+        if depth is not None:
+            if depth > ref.ndims:
+                raise ValueError(f"The last dimension of indices must be <= rank of ref: {depth} vs. "
+                                 f"{ref.ndims}")
+            merge_shapes(updates, TensorShape(idx[:-1] + ref.as_list()[depth:]))
+    return [ref]
+
+
+_SCATTER = {"ScatterUpdate": True, "ScatterAdd": False, "ScatterSub": False, "ScatterMul": False,
+            "ScatterDiv": False, "ScatterMax": False, "ScatterMin": False}
+for _t in _SCATTER:
+    registry.register_op(_t, shape_fn=_scatter_shape, stateful=True, ref_inputs=(0,))
+    registry.no_gradient(_t)
+for _t in ("ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub"):
+    registry.register_op(_t, shape_fn=_scatter_nd_shape, stateful=True, ref_inputs=(0,))
+    registry.no_gradient(_t)
+
+
+def _scatter(op_type, ref, indices, updates, use_locking, name):
+    ref_t = _ref_of(ref, op_type)
+    indices = _indices_of(indices, op_type)
+    updates = _value_of(updates, ref_t, op_type, "updates")
+    default_locking = _SCATTER.get(op_type, True)
+    return _update_op(op_type, ref_t, [indices, updates], name, {
+        "T": ref_t.dtype.base_dtype, "Tindices": indices.dtype.base_dtype,
+        "use_locking": default_locking if use_locking is None else bool(use_locking)})
+
+
+def scatter_update(ref, indices, updates, use_locking=True, name=None):
+    """ref[indices, ...] = updates (for repeated indices, the last update wins)."""
+    return _scatter("ScatterUpdate", ref, indices, updates, use_locking, name)
+
+
+def scatter_add(ref, indices, updates, use_locking=False, name=None):
+    """ref[indices, ...] += updates (repeated indices accumulate)."""
+    return _scatter("ScatterAdd", ref, indices, updates, use_locking, name)
+
+
+def scatter_sub(ref, indices, updates, use_locking=False, name=None):
+    """ref[indices, ...] -= updates (repeated indices accumulate)."""
+    return _scatter("ScatterSub", ref, indices, updates, use_locking, name)
+
+
+def scatter_mul(ref, indices, updates, use_locking=False, name=None):
+    """ref[indices, ...] *= updates (repeated indices multiply)."""
+    return _scatter("ScatterMul", ref, indices, updates, use_locking, name)
+
+
+def scatter_div(ref, indices, updates, use_locking=False, name=None):
+    """ref[indices, ...] /= updates (repeated indices divide)."""
+    return _scatter("ScatterDiv", ref, indices, updates, use_locking, name)
+
+
+def scatter_max(ref, indices, updates, use_locking=False, name=None):
+    """ref[indices, ...] = max(ref[indices, ...], updates)."""
+    return _scatter("ScatterMax", ref, indices, updates, use_locking, name)
+
+
+def scatter_min(ref, indices, updates, use_locking=False, name=None):
+    """ref[indices, ...] = min(ref[indices, ...], updates)."""
+    return _scatter("ScatterMin", ref, indices, updates, use_locking, name)
+
+
+def scatter_nd_update(ref, indices, updates, use_locking=True, name=None):
+    """ref[indices[i]] = updates[i] for the index tuples in the last axis of `indices`."""
+    return _scatter("ScatterNdUpdate", ref, indices, updates, use_locking, name)
+
+
+def scatter_nd_add(ref, indices, updates, use_locking=False, name=None):
+    """ref[indices[i]] += updates[i] (repeated indices accumulate)."""
+    return _scatter("ScatterNdAdd", ref, indices, updates, use_locking, name)
+
+
+def scatter_nd_sub(ref, indices, updates, use_locking=False, name=None):
+    """ref[indices[i]] -= updates[i] (repeated indices accumulate)."""
+    return _scatter("ScatterNdSub", ref, indices, updates, use_locking, name)
+
+
+# -- count_up_to, is_variable_initialized ------------------------------------------------------
+
+def _count_shape(op):
+    s = op._inputs[0]._shape
+    if s.ndims is not None and s.ndims != 0:
+        raise ValueError(f"Shape must be rank 0 but is rank {s.ndims}")
+    return [TensorShape([])]
+
+
+registry.register_op("CountUpTo", shape_fn=_count_shape, stateful=True, ref_inputs=(0,))
+registry.no_gradient("CountUpTo")
+registry.register_op("IsVariableInitialized", shape_fn=scalar_shape, stateful=True, ref_inputs=(0,))
+registry.no_gradient("IsVariableInitialized")
+
+
+def count_up_to(ref, limit, name=None):
+    """Increments `ref` and returns its old value; OutOfRangeError once the old value reaches
+    `limit`."""
+    ref_t = _ref_of(ref, "CountUpTo")
+    if ref_t.dtype.base_dtype not in (_dtypes.int32, _dtypes.int64):
+        raise TypeError(f"Value passed to parameter 'ref' has DataType {ref_t.dtype.base_dtype.name} "
+                        f"not in list of allowed values: int32, int64")
+    return apply_op("CountUpTo", [ref_t], [ref_t.dtype.base_dtype], name or "CountUpTo",
+                    attrs={"T": ref_t.dtype.base_dtype, "limit": int(limit)})
+
+
+def is_variable_initialized(ref, name=None):
+    """A scalar bool tensor: whether the variable has been initialized."""
+    ref_t = _ref_of(ref, "IsVariableInitialized")
+    return apply_op("IsVariableInitialized", [ref_t], [_dtypes.bool], name or "IsVariableInitialized",
+                    attrs={"dtype": ref_t.dtype.base_dtype})

@@ -1,3 +1,416 @@
-"""tf.Variable (TF1 reference variables) and variable collections/initializers."""
+"""tf.Variable (TF1 reference variables) and variable collections/initializers.
 
-__all__ = []
+A `Variable` is a Python object over four ops, named as TensorFlow names them:
+
+    v/initial_value  (Const; or v/Initializer/... when the initial value is a callable)
+    v                (VariableV2: its output `v:0` is the reference tensor, dtype float32_ref)
+    v/Assign         (Assign(v, v/initial_value): the variable's initializer)
+    v/read           (Identity(v): the snapshot that ops reading the variable consume)
+
+`convert_to_tensor(v)` gives the snapshot `v/read:0`; `convert_to_tensor(v, as_ref=True)` (what
+tf.gradients and the update ops use) gives the reference `v:0`. `sess.run(v)` fetches `v:0`.
+"""
+
+import enum
+
+from ..framework import dtypes as _dtypes
+from ..framework import registry
+from ..framework.constant_op import convert_to_tensor, register_tensor_conversion_function
+from ..framework.graph import GraphKeys, Tensor, get_default_graph, get_default_session, name_scope
+from ..framework.op_util import apply_op
+from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
+from . import state_ops
+
+__all__ = ["Variable", "VariableV1", "VariableSynchronization", "VariableAggregation",
+           "global_variables", "all_variables", "local_variables", "trainable_variables",
+           "model_variables", "moving_average_variables", "variables_initializer",
+           "initialize_variables", "global_variables_initializer", "initialize_all_variables",
+           "local_variables_initializer", "initialize_local_variables", "is_variable_initialized",
+           "report_uninitialized_variables", "assert_variables_initialized"]
+
+
+class VariableSynchronization(enum.Enum):
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+class VariableAggregation(enum.Enum):
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+    ONLY_FIRST_TOWER = 3
+
+
+def _identity(x, name):
+    from . import array_ops
+    return array_ops.identity(x, name=name)
+
+
+class Variable:
+    """A TF1 reference variable: state that lives in the session and survives across steps."""
+
+    # NumPy defers to our operators: np.float32(2) * v gives a Tensor.
+    __array_priority__ = 100
+
+    def __init__(self, initial_value=None, trainable=None, collections=None, validate_shape=True,
+                 caching_device=None, name=None, variable_def=None, dtype=None, expected_shape=None,
+                 import_scope=None, constraint=None, use_resource=None,
+                 synchronization=VariableSynchronization.AUTO,
+                 aggregation=VariableAggregation.NONE, shape=None):
+        if variable_def is not None:
+            raise NotImplementedError("tf.Variable(variable_def=...) (restoring from a VariableDef) is "
+                                      "not supported yet")
+        if use_resource:
+            raise NotImplementedError("Resource variables (use_resource=True) are not supported yet; "
+                                      "tensorweave implements TF1 reference variables")
+        if initial_value is None:
+            raise ValueError("initial_value must be specified.")
+        if trainable is None:
+            trainable = synchronization != VariableSynchronization.ON_READ
+        if collections is None:
+            collections = [GraphKeys.GLOBAL_VARIABLES]
+        if not isinstance(collections, (list, tuple, set)):
+            raise ValueError(f"collections argument to Variable constructor must be a list, tuple, or "
+                             f"set. Got {collections} of type {type(collections)}")
+        if constraint is not None and not callable(constraint):
+            raise ValueError("The `constraint` argument must be a callable.")
+        collections = list(collections)
+        if trainable and GraphKeys.TRAINABLE_VARIABLES not in collections:
+            collections.append(GraphKeys.TRAINABLE_VARIABLES)
+        if dtype is not None:
+            dtype = _dtypes.as_dtype(dtype).base_dtype
+        self._trainable = bool(trainable)
+        self._constraint = constraint
+        self._caching_device = caching_device
+        self._synchronization = synchronization
+        self._aggregation = aggregation
+        init_from_fn = callable(initial_value)
+        g = get_default_graph()
+        # Like TF's init_scope: the variable's ops ignore enclosing control dependencies.
+        with g.as_default(), g.control_dependencies(None):
+            with name_scope(name, "Variable", [] if init_from_fn else [initial_value]) as scope:
+                true_name = scope[:-1]
+                if init_from_fn:
+                    saved = g._attr_scope
+                    g._attr_scope = dict(saved, _class=[f"loc:@{true_name}"])
+                    try:
+                        with g.name_scope("Initializer"), g.device(None):
+                            self._initial_value = convert_to_tensor(initial_value(), name="initial_value",
+                                                                    dtype=dtype)
+                    finally:
+                        g._attr_scope = saved
+                else:
+                    self._initial_value = convert_to_tensor(initial_value, name="initial_value", dtype=dtype)
+                iv_shape = self._initial_value.shape
+                if shape is not None:
+                    var_shape = as_shape(shape)
+                elif validate_shape:
+                    var_shape = iv_shape
+                else:
+                    var_shape = unknown_shape()
+                if validate_shape and not iv_shape.is_fully_defined():
+                    raise ValueError(f"initial_value must have a shape specified: {self._initial_value}")
+                if expected_shape is not None and validate_shape and \
+                        not as_shape(expected_shape).is_compatible_with(iv_shape):
+                    raise ValueError(f"initial_value shape {iv_shape} is not compatible with "
+                                     f"expected_shape {as_shape(expected_shape)}")
+                self._variable = state_ops.variable_op_v2(var_shape, self._initial_value.dtype.base_dtype,
+                                                          name=scope)
+                with g.colocate_with(self._variable.op):
+                    self._initializer_op = state_ops.assign(
+                        self._variable, self._initial_value, validate_shape=validate_shape).op
+                    self._snapshot = _identity(self._variable, name="read")
+        g.add_to_collections(collections, self)
+        self._graph_element = self._variable
+        self._save_slice_info = None
+
+    # -- properties ----------------------------------------------------------------------------
+    name = property(lambda self: self._variable.name)
+    op = property(lambda self: self._variable.op)
+    dtype = property(lambda self: self._variable.dtype)
+    graph = property(lambda self: self._variable.graph)
+    device = property(lambda self: self._variable.device)
+    shape = property(lambda self: self._variable.shape)
+    initializer = property(lambda self: self._initializer_op)
+    initial_value = property(lambda self: self._initial_value)
+    trainable = property(lambda self: self._trainable)
+    constraint = property(lambda self: self._constraint)
+    synchronization = property(lambda self: self._synchronization)
+    aggregation = property(lambda self: self._aggregation)
+    _shared_name = property(lambda self: self._variable.op.name)
+
+    def get_shape(self):
+        return self._variable.shape
+
+    def set_shape(self, shape):
+        self._variable.set_shape(shape)
+        self._snapshot.set_shape(shape)
+
+    def _ref(self):
+        """The reference tensor `v:0` (what update ops write through)."""
+        return self._variable
+
+    def _as_graph_element(self):
+        return self._variable
+
+    def value(self):
+        """The snapshot `v/read:0`: the variable's value for ops that read it."""
+        return self._snapshot
+
+    def read_value(self):
+        """A new read of the variable's value (an Identity op named "read")."""
+        return _identity(self._variable, name="read")
+
+    def initialized_value(self):
+        """The variable's value if it is initialized, else its initial value (use this to
+        initialize one variable from another)."""
+        g = self.graph
+        with g.as_default(), g.control_dependencies(None):
+            return apply_op("InitializedValue", [self._variable, self._initial_value],
+                            [self.dtype.base_dtype], "initialized_value")
+
+    def eval(self, session=None):
+        """The variable's current value, in `session` (default: the default session)."""
+        return self._variable.eval(session=session)
+
+    def load(self, value, session=None):
+        """Sets the variable to `value` by running its initializer with the initial value fed."""
+        if session is None:
+            session = get_default_session()
+            if session is None:
+                raise ValueError("Either session argument should be provided or default session "
+                                 "should be established")
+        session.run(self._initializer_op, {self._initializer_op.inputs[1]: value})
+
+    # -- updates -------------------------------------------------------------------------------
+    def assign(self, value, use_locking=False, name=None, read_value=True):
+        a = state_ops.assign(self._variable, value, use_locking=use_locking, name=name)
+        return a if read_value else a.op
+
+    def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        a = state_ops.assign_add(self._variable, delta, use_locking=use_locking, name=name)
+        return a if read_value else a.op
+
+    def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+        a = state_ops.assign_sub(self._variable, delta, use_locking=use_locking, name=name)
+        return a if read_value else a.op
+
+    def _scatter(self, fn, sparse_delta, use_locking, name):
+        if not hasattr(sparse_delta, "indices") or not hasattr(sparse_delta, "values"):
+            raise TypeError(f"sparse_delta is not IndexedSlices: {sparse_delta}")
+        return fn(self._variable, sparse_delta.indices, sparse_delta.values, use_locking=use_locking,
+                  name=name)
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.scatter_update, sparse_delta, use_locking, name)
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.scatter_add, sparse_delta, use_locking, name)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.scatter_sub, sparse_delta, use_locking, name)
+
+    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.scatter_mul, sparse_delta, use_locking, name)
+
+    def scatter_div(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.scatter_div, sparse_delta, use_locking, name)
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.scatter_max, sparse_delta, use_locking, name)
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.scatter_min, sparse_delta, use_locking, name)
+
+    def scatter_nd_update(self, indices, updates, name=None):
+        return state_ops.scatter_nd_update(self._variable, indices, updates, use_locking=True, name=name)
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        return state_ops.scatter_nd_add(self._variable, indices, updates, use_locking=True, name=name)
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        return state_ops.scatter_nd_sub(self._variable, indices, updates, use_locking=True, name=name)
+
+    def count_up_to(self, limit):
+        return state_ops.count_up_to(self._variable, limit)
+
+    def is_initialized(self, name=None):
+        return state_ops.is_variable_initialized(self._variable, name=name)
+
+    # -- Python protocol -----------------------------------------------------------------------
+    def __repr__(self):
+        return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+
+    __str__ = __repr__
+
+    def __iter__(self):
+        raise TypeError("'Variable' object is not iterable.")
+
+    def __len__(self):
+        raise TypeError(f"len is not well defined for symbolic Tensors. ({self.name}) Please call "
+                        "`x.shape` rather than `len(x)` for shape information.")
+
+    def __array__(self, dtype=None, copy=None):
+        raise NotImplementedError(f"Cannot convert a symbolic tf.Variable ({self.name}) to a numpy array.")
+
+    # `==` and hashing stay by identity (TF1 semantics).
+    __hash__ = object.__hash__
+
+
+VariableV1 = Variable
+RefVariable = Variable
+
+# Operators delegate to whatever Tensor's operator is at call time (math_ops and array_ops install
+# them on Tensor), applied to the variable's snapshot.
+_OPERATORS = ["__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
+              "__rtruediv__", "__div__", "__rdiv__", "__floordiv__", "__rfloordiv__", "__mod__",
+              "__rmod__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__neg__", "__abs__",
+              "__invert__", "__pos__", "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__",
+              "__lt__", "__le__", "__gt__", "__ge__", "__getitem__", "__bool__", "__nonzero__"]
+
+
+def _delegate(opname):
+    def operator(self, *args):
+        fn = getattr(Tensor, opname, None)
+        if fn is None:
+            if opname == "__bool__":
+                return True
+            return NotImplemented
+        return fn(self._snapshot, *args)
+    operator.__name__ = opname
+    return operator
+
+
+for _name in _OPERATORS:
+    setattr(Variable, _name, _delegate(_name))
+
+
+def _variable_to_tensor(v, dtype=None, name=None, as_ref=False):
+    if dtype is not None and not dtype.is_compatible_with(v.dtype):
+        raise ValueError(f"Incompatible type conversion requested to type '{dtype.base_dtype.name}' "
+                         f"for variable of type '{v.dtype.name}'")
+    return v._ref() if as_ref else v.value()
+
+
+register_tensor_conversion_function(Variable, _variable_to_tensor)
+
+
+# -- initialized_value: the variable's value if initialized, else its initial value ------------
+
+def _first_input_shape(op):
+    return [op._inputs[1]._shape]
+
+
+registry.register_op("InitializedValue", shape_fn=_first_input_shape, stateful=True, ref_inputs=(0,))
+registry.no_gradient("InitializedValue")
+
+
+# -- collections -------------------------------------------------------------------------------
+
+def global_variables(scope=None):
+    """Variables in the GLOBAL_VARIABLES collection (optionally filtered by a name regex)."""
+    return get_default_graph().get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
+
+
+def all_variables():
+    """Deprecated alias of `global_variables()`."""
+    return global_variables()
+
+
+def local_variables(scope=None):
+    return get_default_graph().get_collection(GraphKeys.LOCAL_VARIABLES, scope)
+
+
+def model_variables(scope=None):
+    return get_default_graph().get_collection(GraphKeys.MODEL_VARIABLES, scope)
+
+
+def trainable_variables(scope=None):
+    return get_default_graph().get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
+
+
+def moving_average_variables(scope=None):
+    return get_default_graph().get_collection(GraphKeys.MOVING_AVERAGE_VARIABLES, scope)
+
+
+def variables_initializer(var_list, name="init"):
+    """An op running the initializers of `var_list` (a no-op when it is empty)."""
+    from . import control_flow_ops
+    if var_list:
+        return control_flow_ops.group(*[v.initializer for v in var_list], name=name)
+    return control_flow_ops.no_op(name=name)
+
+
+def initialize_variables(var_list, name="init"):
+    """Deprecated alias of `variables_initializer`."""
+    return variables_initializer(var_list, name=name)
+
+
+def global_variables_initializer():
+    """An op (named "init") that initializes all global variables."""
+    return variables_initializer(global_variables())
+
+
+def initialize_all_variables():
+    """Deprecated alias of `global_variables_initializer()`."""
+    return global_variables_initializer()
+
+
+def local_variables_initializer():
+    """An op (named "init") that initializes all local variables."""
+    return variables_initializer(local_variables())
+
+
+def initialize_local_variables():
+    return local_variables_initializer()
+
+
+def is_variable_initialized(variable):
+    """A scalar bool tensor: whether `variable` is initialized."""
+    return state_ops.is_variable_initialized(variable)
+
+
+def _names_shape(op):
+    return [TensorShape([None])]
+
+
+registry.register_op("ReportUninitialized", shape_fn=_names_shape)
+registry.no_gradient("ReportUninitialized")
+
+
+def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
+    """A 1-D string tensor with the names of the variables in `var_list` (default: all global and
+    local variables) that are not initialized yet."""
+    g = get_default_graph()
+    if var_list is None:
+        var_list = global_variables() + local_variables()
+        if not var_list:
+            var_list = [op._outputs[0] for op in g.get_operations() if op.type == "VariableV2"]
+    with g.as_default(), name_scope(name):
+        if not var_list:
+            from ..framework.constant_op import constant
+            return constant([], dtype=_dtypes.string)
+        flags = [state_ops.is_variable_initialized(v) for v in var_list]
+        names = [(v.op.name if isinstance(v, (Variable, Tensor)) else str(v)) for v in var_list]
+        return apply_op("ReportUninitialized", flags, [_dtypes.string], "boolean_mask",
+                        attrs={"names": names})
+
+
+def assert_variables_initialized(var_list=None):
+    """An op that fails with FailedPreconditionError if a variable in `var_list` (default: all
+    global and local variables) is not initialized."""
+    if var_list is None:
+        var_list = global_variables() + local_variables()
+    if not var_list:
+        from . import control_flow_ops
+        return control_flow_ops.no_op()
+    flags = [state_ops.is_variable_initialized(v) for v in var_list]
+    names = [v.op.name for v in var_list]
+    return apply_op("AssertVariablesInitialized", flags, [], "Assert", attrs={"names": names})
+
+
+registry.register_op("AssertVariablesInitialized", stateful=True)
+registry.no_gradient("AssertVariablesInitialized")
