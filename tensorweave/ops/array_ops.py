@@ -1353,4 +1353,1068 @@ def _sum_to_shape(x, shape_t, shape_hint=None):
     return out
 
 
-__all__ = [n for n in __all__ if n in globals()]  # TEMP while the module grows
+# -- slice, strided_slice, Tensor.__getitem__ ---------------------------------------------------
+
+def _slice_shape(op):
+    x, begin_t, size_t = op.inputs
+    b, sz = _partial_dims(begin_t), _partial_dims(size_t)
+    n = x.shape.ndims
+    for t in (begin_t, size_t):
+        if t.shape.ndims not in (None, 1):
+            raise ValueError(f"Shape must be rank 1 but is rank {t.shape.ndims}")
+    if b is not None and sz is not None and len(b) != len(sz):
+        raise ValueError(f"Shapes must be equal rank, but are {len(b)} and {len(sz)}")
+    length = len(b) if b is not None else len(sz) if sz is not None else n
+    if n is not None and length is not None and length != n:
+        raise ValueError(f"Shape must be rank {length} but is rank {n}")
+    if length is None:
+        return [unknown_shape()]
+    dims = x.shape.as_list() if n is not None else [None] * length
+    b = b or [None] * length
+    sz = sz or [None] * length
+    out = []
+    for i, (d, bi, si) in enumerate(zip(dims, b, sz)):
+        if si is not None and si >= 0:
+            if d is not None and bi is not None and bi + si > d:
+                raise ValueError(f"Slice size {si} at dimension {i} exceeds the input size {d}" if False else
+                                 f"Dimension {i} in both shapes must be equal, but are {d} and {bi + si}")
+            out.append(si)
+        elif si == -1 and d is not None and bi is not None:
+            out.append(d - bi)
+        else:
+            out.append(None)
+    return [TensorShape(out)]
+
+
+registry.register_op("Slice", shape_fn=_slice_shape)
+
+
+@registry.register_static_value("Slice")
+def _slice_value(op, value_of):
+    v, b, s = (value_of(t) for t in op.inputs)
+    if v is None or b is None or s is None:
+        return None
+    v = np.asarray(v)
+    idx = tuple(_builtin_slice(int(bi), None if int(si) == -1 else int(bi) + int(si)) for bi, si in zip(b, s))
+    return v[idx]
+
+
+@registry.register_gradient("Slice")
+def _slice_grad(op, grad):
+    x, begin_t, _ = op.inputs
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    b = constant_value(begin_t)
+    xs, ys = x.shape, op.outputs[0].shape
+    if b is not None and xs.is_fully_defined() and ys.is_fully_defined():
+        after = np.array(xs.as_list()) - np.array(ys.as_list()) - np.asarray(b)
+        pads = np.stack([np.asarray(b), after], axis=1).astype(np.int32)
+        return [pad(grad, pads), None, None]
+    from . import math_ops  # the math family's subtraction, only for dynamic shapes
+    begin = begin_t
+    in_shape = shape(x, out_type=_base(begin))
+    out_shape = shape(op.outputs[0], out_type=_base(begin))
+    after = math_ops.subtract(math_ops.subtract(in_shape, out_shape), begin)
+    pads = stack([begin, after], axis=1)
+    return [pad(grad, pads), None, None]
+
+
+def slice(input_, begin, size, name=None):
+    """Extracts `input_[begin[i] : begin[i] + size[i]]` per dimension (size -1: to the end)."""
+    g = _graph()
+    with g.name_scope(name or "Slice") as scope:
+        input_ = _to_tensor(input_, name="input")
+        b = _index_tensor(begin, "begin", "begin", "Slice")
+        s = _index_tensor(size, "size", "size", "Slice", dtype=_base(b))
+        return apply_op("Slice", [input_, b, s], [_base(input_)], scope,
+                        attrs={"T": _base(input_), "Index": _base(b)})
+
+
+_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
+
+
+def _ss_masks(op):
+    return tuple(op.get_attr(m) for m in _MASKS)
+
+
+def _ss_index(begin, end, strides, masks):
+    """The NumPy index tuple equivalent to a strided slice spec (known begin/end/strides)."""
+    bm, em, elm, nm, sm = masks
+    idx = []
+    for i in _builtin_range(len(begin)):
+        bit = 1 << i
+        if elm & bit:
+            idx.append(Ellipsis)
+        elif nm & bit:
+            idx.append(None)
+        elif sm & bit:
+            idx.append(int(begin[i]))
+        else:
+            idx.append(_builtin_slice(None if bm & bit else int(begin[i]), None if em & bit else int(end[i]),
+                                      int(strides[i])))
+    return tuple(idx)
+
+
+def _ss_shape_fn(x_shape, begin, end, strides, n_spec, masks):
+    """Static result shape of a strided slice; begin/end/strides are lists of ints or None
+    entries (unknown), or None (unknown vectors). Raises ValueError like TF."""
+    bm, em, elm, nm, sm = masks
+    if n_spec is None:
+        return unknown_shape()
+    if bin(elm & ((1 << n_spec) - 1)).count("1") > 1:
+        raise ValueError("Multiple ellipses in slice spec not allowed")
+    if strides is not None:
+        for i, s in enumerate(strides):
+            if s == 0 and not (elm | nm) & (1 << i):
+                raise ValueError(f"strides[{i}] must be non-zero")
+    if x_shape.ndims is None:
+        return unknown_shape()
+    dims = x_shape.as_list()
+    nd = len(dims)
+    spec = list(_builtin_range(n_spec))
+    has_ellipsis = any(elm & (1 << i) for i in spec)
+    consumed = sum(1 for i in spec if not (elm | nm) & (1 << i))
+    if not has_ellipsis:
+        spec = spec + ["E"]
+    out = []
+    d = 0
+    for i in spec:
+        if i == "E" or elm & (1 << i):
+            k = nd - consumed
+            if k < 0:
+                raise ValueError(f"Index out of range using input dim {nd}; input has only {nd} dims")
+            out.extend(dims[d:d + k])
+            d += k
+            continue
+        bit = 1 << i
+        if nm & bit:
+            out.append(1)
+            continue
+        if d >= nd:
+            raise ValueError(f"Index out of range using input dim {d}; input has only {nd} dims")
+        dim = dims[d]
+        b = None if begin is None else begin[i]
+        e = None if end is None else end[i]
+        s = None if strides is None else strides[i]
+        if sm & bit:
+            if dim is not None and b is not None and not -dim <= b < dim:
+                raise ValueError(f"slice index {b} of dimension {d} out of bounds.")
+        else:
+            b_known = bool(bm & bit) or b is not None
+            e_known = bool(em & bit) or e is not None
+            if dim is not None and s is not None and b_known and e_known:
+                sl = _builtin_slice(None if bm & bit else b, None if em & bit else e, s)
+                out.append(len(_builtin_range(*sl.indices(dim))))
+            else:
+                out.append(None)
+        d += 1
+    return TensorShape(out)
+
+
+def _strided_slice_shape(op):
+    x, b_t, e_t, s_t = op.inputs
+    masks = _ss_masks(op)
+    b, e, s = _partial_dims(b_t), _partial_dims(e_t), _partial_dims(s_t)
+    n = next((len(v) for v in (b, e, s) if v is not None), None)
+    for t in (b_t, e_t, s_t):
+        if t.shape.ndims not in (None, 1):
+            raise ValueError(f"Shape must be rank 1 but is rank {t.shape.ndims}")
+    return [_ss_shape_fn(x.shape, b, e, s, n, masks)]
+
+
+registry.register_op("StridedSlice", shape_fn=_strided_slice_shape)
+
+
+@registry.register_static_value("StridedSlice")
+def _strided_slice_value(op, value_of):
+    v, b, e, s = (value_of(t) for t in op.inputs)
+    if v is None or b is None or e is None or s is None:
+        return None
+    return np.asarray(v)[_ss_index(b, e, s, _ss_masks(op))]
+
+
+def _ss_attrs(op):
+    return {m: op.get_attr(m) for m in _MASKS}
+
+
+@registry.register_gradient("StridedSlice")
+def _strided_slice_grad(op, grad):
+    x, b, e, s = op.inputs
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    x_shape = shape(x, out_type=_base(b))
+    attrs = dict(_ss_attrs(op), T=_base(grad), Index=_base(b))
+    out = apply_op("StridedSliceGrad", [x_shape, b, e, s, grad], [_base(grad)], "StridedSliceGrad", attrs=attrs)
+    return [out, None, None, None]
+
+
+def _ss_grad_shape(op):
+    return [_shape_from_tensor(op.inputs[0])]
+
+
+registry.register_op("StridedSliceGrad", shape_fn=_ss_grad_shape)
+
+
+@registry.register_gradient("StridedSliceGrad")
+def _strided_slice_grad_grad(op, grad):
+    _, b, e, s, _ = op.inputs
+    a = _ss_attrs(op)
+    return [None, None, None, None, strided_slice(grad, b, e, s, **a)]
+
+
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
+                  new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
+    """Python-style extended slicing `input_[begin:end:strides]` per dimension, with TF's masks."""
+    g = _graph()
+    with g.name_scope(name or "StridedSlice") as scope:
+        input_ = _to_tensor(input_, name="input")
+        b = _index_tensor(begin, "begin", "begin", "StridedSlice")
+        e = _index_tensor(end, "end", "end", "StridedSlice", dtype=_base(b))
+        if strides is None:
+            s = ones_like(b)
+        else:
+            s = _index_tensor(strides, "strides", "strides", "StridedSlice", dtype=_base(b))
+        return apply_op("StridedSlice", [input_, b, e, s], [_base(input_)], scope,
+                        attrs={"T": _base(input_), "Index": _base(b), "begin_mask": int(begin_mask),
+                               "end_mask": int(end_mask), "ellipsis_mask": int(ellipsis_mask),
+                               "new_axis_mask": int(new_axis_mask), "shrink_axis_mask": int(shrink_axis_mask)})
+
+
+def _check_index(idx):
+    if isinstance(idx, (numbers.Integral, np.integer)) and not isinstance(idx, (bool, np.bool_)):
+        return
+    if isinstance(idx, Tensor) and _base(idx) in _INDEX_TYPES and idx.shape.ndims in (None, 0):
+        return
+    raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+                    f"tf.int32/tf.int64 tensors are valid indices, got {idx!r}")
+
+
+def _slice_helper(tensor, slice_spec, var=None):
+    """`Tensor.__getitem__`: TF's basic indexing (ints, slices, `...`, tf.newaxis, scalar tensors)."""
+    if isinstance(slice_spec, bool) or isinstance(slice_spec, Tensor) and _base(slice_spec) is _dtypes.bool:
+        return boolean_mask(tensor=tensor, mask=slice_spec)
+    if not isinstance(slice_spec, (list, tuple)):
+        slice_spec = [slice_spec]
+    begin, end, strides = [], [], []
+    bm = em = elm = nm = sm = 0
+    for index, s in enumerate(slice_spec):
+        bit = 1 << index
+        if isinstance(s, _builtin_slice):
+            if s.start is not None:
+                _check_index(s.start)
+                begin.append(s.start)
+            else:
+                begin.append(0)
+                bm |= bit
+            if s.stop is not None:
+                _check_index(s.stop)
+                end.append(s.stop)
+            else:
+                end.append(0)
+                em |= bit
+            if s.step is not None:
+                _check_index(s.step)
+                strides.append(s.step)
+            else:
+                strides.append(1)
+        elif s is Ellipsis:
+            begin.append(0)
+            end.append(0)
+            strides.append(1)
+            elm |= bit
+        elif s is None:
+            begin.append(0)
+            end.append(0)
+            strides.append(1)
+            nm |= bit
+        else:
+            _check_index(s)
+            begin.append(s)
+            # The end of a shrunk axis is never read (kernels use begin); TF still builds s + 1.
+            end.append(s + 1 if not isinstance(s, Tensor) or hasattr(Tensor, "__add__") else s)
+            strides.append(1)
+            sm |= bit
+    g = _graph()
+    with g.name_scope("strided_slice") as name:
+        if begin:
+            pb, pe, ps = stack(begin), stack(end), stack(strides)
+            dts = {_base(t) for t in (pb, pe, ps)}
+            if _dtypes.int64 in dts and len(dts) > 1:
+                from . import math_ops
+                pb, pe, ps = (t if _base(t) is _dtypes.int64 else math_ops.cast(t, _dtypes.int64)
+                              for t in (pb, pe, ps))
+        else:
+            pb = pe = ps = constant(np.zeros([0], np.int32))
+        return strided_slice(tensor, pb, pe, ps, begin_mask=bm, end_mask=em, ellipsis_mask=elm,
+                             new_axis_mask=nm, shrink_axis_mask=sm, var=var, name=name)
+
+
+Tensor._override_operator("__getitem__", _slice_helper)
+
+
+# -- range, linspace -------------------------------------------------------------------------
+
+def _range_size(start, limit, delta, integer):
+    if delta == 0:
+        raise ValueError("Requires delta != 0")
+    if delta > 0 and start > limit:
+        raise ValueError(f"Requires start <= limit when delta > 0: {start}/{limit}")
+    if delta < 0 and start < limit:
+        raise ValueError(f"Requires start >= limit when delta < 0: {start}/{limit}")
+    if integer:
+        return (abs(limit - start) + abs(delta) - 1) // abs(delta)
+    return int(np.ceil(abs((limit - start) / delta)))
+
+
+def _range_shape(op):
+    vals = [constant_value(t) for t in op.inputs]
+    for t in op.inputs:
+        if t.shape.ndims not in (None, 0):
+            raise ValueError(f"Shape must be rank 0 but is rank {t.shape.ndims}")
+    if any(v is None for v in vals):
+        return [unknown_shape(1)]
+    s, l, d = (v.item() for v in map(np.asarray, vals))
+    return [TensorShape([_range_size(s, l, d, _base(op.outputs[0]).is_integer)])]
+
+
+registry.register_op("Range", shape_fn=_range_shape)
+registry.no_gradient("Range")
+
+
+@registry.register_static_value("Range")
+def _range_value(op, value_of):
+    vals = [value_of(t) for t in op.inputs]
+    if any(v is None for v in vals):
+        return None
+    dt = _base(op.outputs[0])
+    s, l, d = (np.asarray(v).item() for v in vals)
+    n = _range_size(s, l, d, dt.is_integer)
+    if n > _STATIC_LIMIT:
+        return None
+    return (np.asarray(s, dt.as_numpy_dtype) + np.arange(n, dtype=dt.as_numpy_dtype) * np.asarray(d, dt.as_numpy_dtype)
+            ).astype(dt.as_numpy_dtype)
+
+
+_RANGE_ORDER = [_dtypes.int32, _dtypes.int64, _dtypes.float32, _dtypes.float64]
+
+
+def _cast(t, dtype):
+    if _base(t) == dtype:
+        return t
+    v = constant_value(t) if t.op.type == "Const" else None
+    if v is not None:
+        return constant(np.asarray(v).astype(dtype.as_numpy_dtype), dtype=dtype, name="Cast")
+    from . import math_ops
+    return math_ops.cast(t, dtype)
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range"):
+    """[start, start + delta, ...) up to (excluding) `limit`; `range(n)` counts from 0. The dtype
+    is the widest of the arguments' (int32 < int64 < float32 < float64) unless given."""
+    if limit is None:
+        start, limit = 0, start
+    g = _graph()
+    with g.name_scope(name or "range") as scope:
+        dt = _dtypes.as_dtype(dtype).base_dtype if dtype is not None else None
+        args = []
+        for v, n in ((start, "start"), (limit, "limit"), (delta, "delta")):
+            args.append(v if isinstance(v, Tensor) else _to_tensor(v, name=n, dtype=dt))
+        if dt is None:
+            for a in args:
+                if _base(a) not in _RANGE_ORDER:
+                    raise TypeError(f"Range arguments must be int32, int64, float32 or float64, got "
+                                    f"{_base(a).name}")
+            dt = max((_base(a) for a in args), key=_RANGE_ORDER.index)
+        args = [_cast(a, dt) for a in args]
+        return apply_op("Range", args, [dt], scope, attrs={"Tidx": dt})
+
+
+def _linspace_shape(op):
+    n = _static_int(op.inputs[2])
+    return [TensorShape([n])]
+
+
+registry.register_op("LinSpace", shape_fn=_linspace_shape)
+registry.no_gradient("LinSpace")
+
+
+@registry.register_static_value("LinSpace")
+def _linspace_value(op, value_of):
+    a, b, n = (value_of(t) for t in op.inputs)
+    if a is None or b is None or n is None or int(n) > _STATIC_LIMIT:
+        return None
+    return np.linspace(a, b, int(n)).astype(np.asarray(a).dtype)
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    """`num` evenly spaced values from `start` to `stop` inclusive (a single LinSpace op; TF 2's
+    compat.v1 builds the same values from many small ops under the name scope `linspace`)."""
+    if axis != 0:
+        raise NotImplementedError("tf.linspace with axis != 0 is not supported by tensorweave")
+    g = _graph()
+    with g.name_scope(name or "LinSpace") as scope:
+        start = _to_tensor(start, name="start")
+        if not (_base(start).is_floating):
+            raise TypeError(f"Value passed to parameter 'start' has DataType {_base(start).name} not in list "
+                            "of allowed values: bfloat16, float16, float32, float64")
+        stop = _to_tensor(stop, name="stop", dtype=_base(start))
+        num = _index_tensor(num, "num", "num", "LinSpace")
+        return apply_op("LinSpace", [start, stop, num], [_base(start)], scope,
+                        attrs={"T": _base(start), "Tidx": _base(num)})
+
+
+lin_space = linspace
+
+
+# -- one_hot, pad, reverse -------------------------------------------------------------------
+
+def _one_hot_shape(op):
+    indices, depth_t = op.inputs[0], op.inputs[1]
+    axis = op.get_attr("axis")
+    depth = _static_int(depth_t)
+    if depth is not None and depth < 0:
+        raise ValueError(f"depth must be non-negative, got: {depth}")
+    s = indices.shape
+    if s.ndims is None:
+        return [unknown_shape()]
+    if not -1 <= axis <= s.ndims:
+        raise ValueError(f"Expected axis to be -1 or between [0, {s.ndims}].  But received: {axis}")
+    a = s.ndims if axis == -1 else axis
+    dims = s.as_list()
+    return [TensorShape(dims[:a] + [depth] + dims[a:])]
+
+
+registry.register_op("OneHot", shape_fn=_one_hot_shape)
+registry.no_gradient("OneHot")
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """out[..., i, ...] = on_value where indices == i, else off_value (a new axis of size
+    `depth` at `axis`, last by default). Indices outside [0, depth) give all off_value."""
+    g = _graph()
+    with g.name_scope(name or "one_hot") as scope:
+        on_t = on_value if isinstance(on_value, Tensor) else None
+        off_t = off_value if isinstance(off_value, Tensor) else None
+        on_dt = _base(on_t) if on_t is not None else (_to_dtype_of(on_value) if on_value is not None else None)
+        off_dt = _base(off_t) if off_t is not None else (_to_dtype_of(off_value) if off_value is not None else None)
+        if dtype is not None:
+            dtype = _dtypes.as_dtype(dtype).base_dtype
+            if on_dt is not None and on_dt != dtype and on_t is not None:
+                raise TypeError(f"dtype {dtype!r} of on_value does not match dtype parameter {on_dt!r}")
+            if off_dt is not None and off_dt != dtype and off_t is not None:
+                raise TypeError(f"dtype {dtype!r} of off_value does not match dtype parameter {off_dt!r}")
+        else:
+            dtype = on_dt or off_dt or _dtypes.float32
+            if on_dt is not None and off_dt is not None and on_dt != off_dt:
+                raise TypeError(f"dtype {on_dt!r} of on_value does not match dtype {off_dt!r} of off_value")
+        one = "" if dtype is _dtypes.string else 1
+        zero = "" if dtype is _dtypes.string else 0
+        on = on_t if on_t is not None else _to_tensor(on_value if on_value is not None else one, name="on_value",
+                                                        dtype=dtype)
+        off = off_t if off_t is not None else _to_tensor(off_value if off_value is not None else zero,
+                                                           name="off_value", dtype=dtype)
+        indices = _to_tensor(indices, name="indices")
+        if _base(indices) not in (_dtypes.uint8, _dtypes.int32, _dtypes.int64):
+            raise TypeError(f"Value passed to parameter 'indices' has DataType {_base(indices).name} not in "
+                            "list of allowed values: uint8, int32, int64")
+        depth = _to_tensor(depth, name="depth", dtype=_dtypes.int32)
+        return apply_op("OneHot", [indices, depth, on, off], [dtype], scope,
+                        attrs={"T": dtype, "TI": _base(indices), "axis": -1 if axis is None else int(axis)})
+
+
+def _to_dtype_of(value):
+    from ..framework.constant_op import to_numpy
+    return to_numpy(value)[1]
+
+
+def _pad_shape(op):
+    x, p = op.inputs[0], op.inputs[1]
+    if p.shape.ndims not in (None, 2):
+        raise ValueError(f"Shape must be rank 2 but is rank {p.shape.ndims}")
+    n = x.shape.ndims
+    rows = p.shape[0].value if p.shape.ndims == 2 else None
+    if p.shape.ndims == 2 and p.shape[1].value not in (None, 2):
+        raise ValueError(f"Dimension 1 in both shapes must be equal, but are {p.shape[1].value} and 2")
+    if n is not None and rows is not None and n != rows:
+        raise ValueError(f"Shape must be rank {rows} but is rank {n}" if False else
+                         f"Shape must be rank 1 but is rank 2" if rows == 1 else
+                         f"Dimension 0 in both shapes must be equal, but are {rows} and {n}")
+    if n is None:
+        n = rows
+    if n is None:
+        return [unknown_shape()]
+    v = constant_value(p)
+    dims = x.shape.as_list() if x.shape.ndims is not None else [None] * n
+    if v is None:
+        return [unknown_shape(n)]
+    v = np.asarray(v)
+    if (v < 0).any():
+        raise ValueError(f"The first dimension of paddings must be the rank of inputs and paddings must be "
+                         f"non-negative")
+    if op.type == "MirrorPad":
+        off = 0 if op.get_attr("mode") == "REFLECT" else 1
+        for d, (a, b) in zip(dims, v.tolist()):
+            if d is not None and (a > d - 1 + off or b > d - 1 + off):
+                raise ValueError(f"paddings must be less than{' or equal to' if off else ''} the dimension size: "
+                                 f"{a}, {b} greater than {d}")
+    return [TensorShape([None if d is None else d + int(a) + int(b) for d, (a, b) in zip(dims, v.tolist())])]
+
+
+registry.register_op("Pad", shape_fn=_pad_shape)
+registry.register_op("PadV2", shape_fn=_pad_shape)
+registry.register_op("MirrorPad", shape_fn=_pad_shape)
+
+
+def _pad_grad_impl(op, grad):
+    x, a = op.inputs[0], op.inputs[1]
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    v = constant_value(a)
+    if v is not None and x.shape.is_fully_defined():
+        return slice(grad, np.asarray(v)[:, 0].astype(np.int32), x.shape.as_list())
+    pad_before = slice(a, [0, 0], stack([rank(x), 1]))
+    begin = reshape(pad_before, [-1])
+    sizes = shape(x, out_type=_base(begin))
+    return slice(grad, begin, sizes)
+
+
+@registry.register_gradient("Pad")
+def _pad_grad(op, grad):
+    return [_pad_grad_impl(op, grad), None]
+
+
+@registry.register_gradient("PadV2")
+def _pad_v2_grad(op, grad):
+    return [_pad_grad_impl(op, grad), None, None]
+
+
+@registry.register_gradient("MirrorPad")
+def _mirror_pad_grad(op, grad):
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    mode = op.get_attr("mode")
+    out = apply_op("MirrorPadGrad", [grad, op.inputs[1]], [_base(grad)], "MirrorPadGrad",
+                   attrs={"T": _base(grad), "mode": mode, "Tpaddings": _base(op.inputs[1])})
+    out.set_shape(op.inputs[0].shape)
+    return [out, None]
+
+
+registry.register_op("MirrorPadGrad", shape_fn=None)
+
+
+@registry.register_gradient("MirrorPadGrad")
+def _mirror_pad_grad_grad(op, grad):
+    return [pad(grad, op.inputs[1], op.get_attr("mode")), None]
+
+
+def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):
+    """Pads `tensor` by paddings[i] = [before, after] along each dimension; mode CONSTANT (with
+    `constant_values`), REFLECT (mirror excluding the edge) or SYMMETRIC (including it)."""
+    m = mode.upper() if isinstance(mode, str) else mode
+    g = _graph()
+    if m == "CONSTANT":
+        is_zero = not isinstance(constant_values, Tensor) and np.ndim(constant_values) == 0 and constant_values == 0
+        op_type = "Pad" if is_zero else "PadV2"
+        with g.name_scope(name or op_type) as scope:
+            tensor = _to_tensor(tensor, name="input")
+            p = _index_tensor(paddings, "paddings", "paddings", op_type)
+            if is_zero:
+                return apply_op("Pad", [tensor, p], [_base(tensor)], scope,
+                                attrs={"T": _base(tensor), "Tpaddings": _base(p)})
+            c = _to_tensor(constant_values, name="constant_values", dtype=_base(tensor))
+            return apply_op("PadV2", [tensor, p, c], [_base(tensor)], scope,
+                            attrs={"T": _base(tensor), "Tpaddings": _base(p)})
+    if m not in ("REFLECT", "SYMMETRIC"):
+        raise ValueError('Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", or '
+                         f'"SYMMETRIC". Received `mode` = {mode}')
+    with g.name_scope(name or "MirrorPad") as scope:
+        tensor = _to_tensor(tensor, name="input")
+        p = _index_tensor(paddings, "paddings", "paddings", "MirrorPad")
+        return apply_op("MirrorPad", [tensor, p], [_base(tensor)], scope,
+                        attrs={"T": _base(tensor), "Tpaddings": _base(p), "mode": m})
+
+
+def _reverse_shape(op):
+    x, a = op.inputs
+    v = constant_value(a)
+    n = x.shape.ndims
+    if v is not None and n is not None:
+        v = np.asarray(v).ravel()
+        seen = set()
+        for i, ax in enumerate(v.tolist()):
+            if not -n <= ax < n:
+                raise ValueError(f"'axis'[{i}] = {ax} is out of valid range [0, {n - 1}")
+            if ax % n in seen:
+                raise ValueError(f"axis {ax % n} specified more than once.")
+            seen.add(ax % n)
+    return [x.shape]
+
+
+registry.register_op("ReverseV2", shape_fn=_reverse_shape)
+
+
+@registry.register_static_value("ReverseV2")
+def _reverse_value(op, value_of):
+    v, a = value_of(op.inputs[0]), value_of(op.inputs[1])
+    if v is None or a is None:
+        return None
+    return np.flip(v, axis=tuple(int(i) for i in np.asarray(a).ravel())) if np.size(a) else np.asarray(v)
+
+
+@registry.register_gradient("ReverseV2")
+def _reverse_grad(op, grad):
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    return [reverse_v2(grad, op.inputs[1]), None]
+
+
+def reverse_v2(tensor, axis, name=None):
+    """Reverses `tensor` along each dimension listed in `axis`."""
+    g = _graph()
+    with g.name_scope(name or "ReverseV2") as scope:
+        tensor = _to_tensor(tensor, name="tensor")
+        a = _index_tensor(axis, "axis", "axis", "ReverseV2")
+        return apply_op("ReverseV2", [tensor, a], [_base(tensor)], scope,
+                        attrs={"T": _base(tensor), "Tidx": _base(a)})
+
+
+reverse = reverse_v2
+
+
+# -- where / select, boolean_mask, sequence_mask ----------------------------------------------
+
+def _where_shape(op):
+    s = op.inputs[0].shape
+    return [TensorShape([None, s.ndims])]
+
+
+registry.register_op("Where", shape_fn=_where_shape)
+registry.no_gradient("Where")
+
+
+def _select_shape(op):
+    c, x, y = op.inputs
+    if not x.shape.is_compatible_with(y.shape):
+        xs, ys = x.shape, y.shape
+        if xs.ndims is not None and ys.ndims is not None and xs.ndims == ys.ndims:
+            for i, (a, b) in enumerate(zip(xs.as_list(), ys.as_list())):
+                if a is not None and b is not None and a != b:
+                    raise ValueError(f"Dimension {i} in both shapes must be equal, but are {a} and {b}. "
+                                     f"Shapes are {_dims_str(xs.as_list())} and {_dims_str(ys.as_list())}.")
+        raise ValueError(f"Shapes must be equal rank, but are {xs.ndims} and {ys.ndims}")
+    out = x.shape.merge_with(y.shape)
+    cs = c.shape
+    if cs.ndims is None or out.ndims is None:
+        return [out]
+    if cs.ndims == 0:
+        return [out]
+    if cs.ndims == 1 and out.ndims != 1:
+        if out.ndims == 0:
+            raise ValueError("Shape must be rank 0 but is rank 1")
+        a, b = cs[0].value, out[0].value
+        if a is not None and b is not None and a != b:
+            raise ValueError(f"Dimension 0 in both shapes must be equal, but are {a} and {b}. Shapes are "
+                             f"[{a}] and [{b}].")
+        return [TensorShape([a if b is None else b] + out.as_list()[1:])]
+    if cs.ndims != out.ndims:
+        raise ValueError(f"Shapes must be equal rank, but are {cs.ndims} and {out.ndims}")
+    for i, (a, b) in enumerate(zip(cs.as_list(), out.as_list())):
+        if a is not None and b is not None and a != b:
+            raise ValueError(f"Dimension {i} in both shapes must be equal, but are {a} and {b}. Shapes are "
+                             f"{_dims_str(cs.as_list())} and {_dims_str(out.as_list())}.")
+    return [out.merge_with(cs)]
+
+
+registry.register_op("Select", shape_fn=_select_shape)
+
+
+@registry.register_gradient("Select")
+def _select_grad(op, grad):
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    c, x = op.inputs[0], op.inputs[1]
+    z = zeros_like(x)
+    return [None, _select(c, grad, z), _select(c, z, grad)]
+
+
+def _select(c, x, y, name="Select"):
+    return apply_op("Select", [c, x, y], [_base(x)], name, attrs={"T": _base(x)})
+
+
+def _select_v2_shape(op):
+    from ..framework.op_util import broadcast_shapes
+    c, x, y = op.inputs
+    return [broadcast_shapes(broadcast_shapes(c.shape, x.shape), y.shape)]
+
+
+registry.register_op("SelectV2", shape_fn=_select_v2_shape)
+
+
+@registry.register_gradient("SelectV2")
+def _select_v2_grad(op, grad):
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    c, x, y = op.inputs
+    z = zeros([], dtype=_base(grad))
+    gx = apply_op("SelectV2", [c, grad, z], [_base(grad)], "SelectV2", attrs={"T": _base(grad)})
+    gy = apply_op("SelectV2", [c, z, grad], [_base(grad)], "SelectV2", attrs={"T": _base(grad)})
+    return [None, _sum_to_shape(gx, shape(x), x.shape), _sum_to_shape(gy, shape(y), y.shape)]
+
+
+def _check_bool(c):
+    if _base(c) is not _dtypes.bool:
+        raise TypeError(f"Input 'condition' of 'Select' Op has type {_base(c).name} that does not match "
+                        "expected type of bool.")
+
+
+def where(condition, x=None, y=None, name=None):
+    """TF1 `tf.where`: with only `condition`, the int64 coordinates of its true elements (one row
+    per element); with x and y, elements of x where condition is true, else of y. `condition`
+    either has x's shape or is a vector matching x's first dimension (or a scalar)."""
+    if x is None and y is None:
+        g = _graph()
+        with g.name_scope(name or "Where") as scope:
+            c = _to_tensor(condition, name="input")
+            return apply_op("Where", [c], [_dtypes.int64], scope, attrs={"T": _base(c)})
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
+    g = _graph()
+    with g.name_scope(name or "Select") as scope:
+        c = _to_tensor(condition, name="condition")
+        _check_bool(c)
+        xt = x if isinstance(x, Tensor) else None
+        yt = y if isinstance(y, Tensor) else None
+        dt = _base(xt) if xt is not None else (_base(yt) if yt is not None else None)
+        xt = xt if xt is not None else _to_tensor(x, name="x", dtype=dt)
+        yt = yt if yt is not None else _to_tensor(y, name="y", dtype=_base(xt))
+        if _base(xt) != _base(yt):
+            raise TypeError(f"Input 'e' of 'Select' Op has type {_base(yt).name} that does not match type "
+                            f"{_base(xt).name} of argument 't'.")
+        return _select(c, xt, yt, scope)
+
+
+def where_v2(condition, x=None, y=None, name=None):
+    """`tf.where` of TF 2: like `where`, but condition, x and y broadcast against each other."""
+    if x is None and y is None:
+        return where(condition, name=name)
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
+    g = _graph()
+    with g.name_scope(name or "SelectV2") as scope:
+        c = _to_tensor(condition, name="condition")
+        _check_bool(c)
+        xt = x if isinstance(x, Tensor) else None
+        yt = y if isinstance(y, Tensor) else None
+        dt = _base(xt) if xt is not None else (_base(yt) if yt is not None else None)
+        xt = xt if xt is not None else _to_tensor(x, name="t", dtype=dt)
+        yt = yt if yt is not None else _to_tensor(y, name="e", dtype=_base(xt))
+        if _base(xt) != _base(yt):
+            raise TypeError(f"Input 'e' of 'SelectV2' Op has type {_base(yt).name} that does not match type "
+                            f"{_base(xt).name} of argument 't'.")
+        return apply_op("SelectV2", [c, xt, yt], [_base(xt)], scope, attrs={"T": _base(xt)})
+
+
+def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
+    """The elements (or slices) of `tensor` where `mask` is true, flattened over the mask's
+    dimensions, which start at `axis` (0 by default)."""
+    g = _graph()
+    with g.name_scope(name or "boolean_mask") as scope:
+        tensor = _to_tensor(tensor, name="tensor")
+        mask = _to_tensor(mask, name="mask")
+        shape_mask = mask.shape
+        ndims_mask = shape_mask.ndims
+        shape_tensor = tensor.shape
+        if ndims_mask == 0:
+            raise ValueError("mask cannot be scalar.")
+        if ndims_mask is None:
+            raise ValueError("Number of mask dimensions must be specified, even if some dimensions are None.  "
+                             "E.g. shape=[None] is ok, but shape=None is not.")
+        axis = 0 if axis is None else int(axis)
+        if shape_tensor.ndims is not None:
+            if axis < 0:
+                axis += shape_tensor.ndims
+            shape_tensor[axis:axis + ndims_mask].assert_is_compatible_with(shape_mask)
+        leading = shape(tensor)[axis:axis + ndims_mask]
+        lead_size = _leading_size(tensor, axis, ndims_mask, leading)
+        tensor = reshape(tensor, concat([shape(tensor)[:axis], [lead_size], shape(tensor)[axis + ndims_mask:]], 0))
+        if shape_tensor.ndims is not None:
+            first = shape_tensor[axis:axis + ndims_mask].num_elements()
+            tensor.set_shape(TensorShape(shape_tensor.as_list()[:axis]).concatenate([first])
+                             .concatenate(shape_tensor[axis + ndims_mask:]))
+        mask = reshape(mask, [-1])
+        indices = squeeze(where(mask), axis=[1])
+        return gather(tensor, indices, axis=axis)
+
+
+def _leading_size(tensor, axis, ndims_mask, leading):
+    n = tensor.shape[axis:axis + ndims_mask].num_elements() if tensor.shape.ndims is not None else None
+    if n is not None:
+        return n
+    if ndims_mask == 1:
+        return leading[0]
+    # product of the masked dimensions without a math op: the size of a reshape of them
+    return size(reshape(zeros(leading, dtype=_dtypes.bool), [-1]))
+
+
+def sequence_mask(lengths, maxlen=None, dtype=_dtypes.bool, name=None):
+    """mask[i..., j] = j < lengths[i...], for j in [0, maxlen) (maxlen defaults to max(lengths))."""
+    from . import math_ops
+    g = _graph()
+    with g.name_scope(name or "SequenceMask"):
+        lengths = _to_tensor(lengths)
+        if maxlen is None:
+            maxlen = math_ops.reduce_max(lengths, list(_builtin_range(lengths.shape.ndims))
+                                         if lengths.shape.ndims is not None else None)
+            maxlen = math_ops.maximum(constant(0, _base(maxlen)), maxlen)
+        else:
+            maxlen = _to_tensor(maxlen)
+        if maxlen.shape.ndims not in (None, 0):
+            raise ValueError(f"maxlen must be scalar for sequence_mask")
+        row = range(constant(0, _base(maxlen)), maxlen, constant(1, _base(maxlen)), name="Range")
+        matrix = _cast(expand_dims(lengths, -1), _base(maxlen)) if _base(lengths) != _base(maxlen) \
+            else expand_dims(lengths, -1)
+        result = math_ops.less(row, matrix)
+        dtype = _dtypes.as_dtype(dtype).base_dtype
+        if dtype is _dtypes.bool:
+            return result
+        return math_ops.cast(result, dtype)
+
+
+# -- permutations, unique, setdiff, band, diag, broadcast shapes, meshgrid -------------------
+
+registry.register_op("InvertPermutation", shape_fn=unchanged_shape)
+registry.no_gradient("InvertPermutation")
+
+
+@registry.register_static_value("InvertPermutation")
+def _invert_perm_value(op, value_of):
+    v = value_of(op.inputs[0])
+    if v is None:
+        return None
+    v = np.asarray(v)
+    if sorted(v.tolist()) != list(_builtin_range(v.size)):
+        return None
+    return np.argsort(v).astype(v.dtype)
+
+
+def invert_permutation(x, name=None):
+    """y[x[i]] = i for a permutation x of 0..n-1."""
+    g = _graph()
+    with g.name_scope(name or "InvertPermutation") as scope:
+        x = _index_tensor(x, "x", "x", "InvertPermutation")
+        if x.shape.ndims not in (None, 1):
+            raise ValueError(f"Shape must be rank 1 but is rank {x.shape.ndims}")
+        return apply_op("InvertPermutation", [x], [_base(x)], scope, attrs={"T": _base(x)})
+
+
+def _unique_shape(op):
+    x = op.inputs[0]
+    if x.shape.ndims not in (None, 1):
+        raise ValueError(f"Shape must be rank 1 but is rank {x.shape.ndims}")
+    return [TensorShape([None]), x.shape.with_rank(1) if x.shape.ndims is not None else TensorShape([None])]
+
+
+registry.register_op("Unique", shape_fn=_unique_shape)
+registry.no_gradient("Unique")
+
+
+def unique(x, out_idx=_dtypes.int32, name=None):
+    """(y, idx): the unique elements of the vector x in order of first occurrence, and for each
+    element of x its index in y."""
+    g = _graph()
+    with g.name_scope(name or "Unique") as scope:
+        x = _to_tensor(x, name="x")
+        out_idx = _check_out_type(out_idx)
+        y, idx = apply_op("Unique", [x], [_base(x), out_idx], scope, attrs={"T": _base(x), "out_idx": out_idx})
+        from collections import namedtuple
+        return _UniqueOutput(y, idx)
+
+
+def _unique_output():
+    import collections
+    return collections.namedtuple("Unique", ["y", "idx"])
+
+
+_UniqueOutput = _unique_output()
+
+
+def _list_diff_shape(op):
+    for t in op.inputs:
+        if t.shape.ndims not in (None, 1):
+            raise ValueError(f"Shape must be rank 1 but is rank {t.shape.ndims}")
+    return [TensorShape([None]), TensorShape([None])]
+
+
+registry.register_op("ListDiff", shape_fn=_list_diff_shape)
+registry.no_gradient("ListDiff")
+
+
+def _list_diff_output():
+    import collections
+    return collections.namedtuple("ListDiff", ["out", "idx"])
+
+
+_ListDiffOutput = _list_diff_output()
+
+
+def setdiff1d(x, y, index_dtype=_dtypes.int32, name=None):
+    """(out, idx): the elements of x not in y (in x's order) and their positions in x."""
+    g = _graph()
+    with g.name_scope(name or "ListDiff") as scope:
+        x = _to_tensor(x, name="x")
+        y = _to_tensor(y, name="y", dtype=_base(x))
+        index_dtype = _check_out_type(index_dtype)
+        out, idx = apply_op("ListDiff", [x, y], [_base(x), index_dtype], scope,
+                            attrs={"T": _base(x), "out_idx": index_dtype})
+        return _ListDiffOutput(out, idx)
+
+
+def _band_shape(op):
+    x = op.inputs[0]
+    if x.shape.ndims is not None and x.shape.ndims < 2:
+        raise ValueError(f"Shape must be at least rank 2 but is rank {x.shape.ndims}")
+    return [x.shape]
+
+
+registry.register_op("MatrixBandPart", shape_fn=_band_shape)
+
+
+@registry.register_gradient("MatrixBandPart")
+def _band_grad(op, grad):
+    return [matrix_band_part(grad, op.inputs[1], op.inputs[2]), None, None]
+
+
+def matrix_band_part(input, num_lower, num_upper, name=None):
+    """Keeps the band of each innermost matrix: entries with (i - j) <= num_lower and
+    (j - i) <= num_upper (a negative bound keeps that whole triangle); zeros elsewhere."""
+    g = _graph()
+    with g.name_scope(name or "MatrixBandPart") as scope:
+        input = _to_tensor(input, name="input")
+        lo = _index_tensor(num_lower, "num_lower", "num_lower", "MatrixBandPart", dtype=_dtypes.int64
+                           if isinstance(num_lower, Tensor) and _base(num_lower) is _dtypes.int64 else None)
+        hi = _index_tensor(num_upper, "num_upper", "num_upper", "MatrixBandPart", dtype=_base(lo))
+        return apply_op("MatrixBandPart", [input, lo, hi], [_base(input)], scope,
+                        attrs={"T": _base(input), "Tindex": _base(lo)})
+
+
+def _diag_shape(op):
+    s = op.inputs[0].shape
+    if s.ndims is None:
+        return [unknown_shape()]
+    if s.ndims == 0:
+        raise ValueError("Shape must be at least rank 1 but is rank 0")
+    return [s.concatenate(s)]
+
+
+registry.register_op("Diag", shape_fn=_diag_shape)
+
+
+@registry.register_gradient("Diag")
+def _diag_grad(op, grad):
+    return [diag_part(grad)]
+
+
+def diag(diagonal, name=None):
+    """out[i1..ik, i1..ik] = diagonal[i1..ik], zeros elsewhere (rank 2k)."""
+    g = _graph()
+    with g.name_scope(name or "Diag") as scope:
+        d = _to_tensor(diagonal, name="diagonal")
+        return apply_op("Diag", [d], [_base(d)], scope, attrs={"T": _base(d)})
+
+
+def _diag_part_shape(op):
+    s = op.inputs[0].shape
+    if s.ndims is None:
+        return [unknown_shape()]
+    if s.ndims % 2 or s.ndims == 0:
+        raise ValueError(f"Input must have even and non-zero rank, input rank is {s.ndims}")
+    k = s.ndims // 2
+    dims = s.as_list()
+    out = []
+    for a, b in zip(dims[:k], dims[k:]):
+        if a is not None and b is not None and a != b:
+            raise ValueError(f"Dimensions must be equal, but are {a} and {b}")
+        out.append(a if a is not None else b)
+    return [TensorShape(out)]
+
+
+registry.register_op("DiagPart", shape_fn=_diag_part_shape)
+
+
+@registry.register_gradient("DiagPart")
+def _diag_part_grad(op, grad):
+    return [diag(grad)]
+
+
+def diag_part(input, name=None):
+    """The diagonal of a rank-2k tensor: out[i1..ik] = input[i1..ik, i1..ik]."""
+    g = _graph()
+    with g.name_scope(name or "DiagPart") as scope:
+        x = _to_tensor(input, name="input")
+        return apply_op("DiagPart", [x], [_base(x)], scope, attrs={"T": _base(x)})
+
+
+def _broadcast_args_shape(op):
+    a, b = (_partial_dims(t) for t in op.inputs)
+    if a is None or b is None:
+        return [unknown_shape(1)]
+    return [TensorShape([max(len(a), len(b))])]
+
+
+registry.register_op("BroadcastArgs", shape_fn=_broadcast_args_shape)
+registry.no_gradient("BroadcastArgs")
+
+
+@registry.register_static_value("BroadcastArgs")
+def _broadcast_args_value(op, value_of):
+    a, b = (value_of(t) for t in op.inputs)
+    if a is None or b is None:
+        return None
+    return np.array(np.broadcast_shapes(tuple(int(d) for d in a), tuple(int(d) for d in b)),
+                    dtype=np.asarray(a).dtype)
+
+
+def broadcast_dynamic_shape(shape_x, shape_y):
+    """The broadcast of two shape vectors, as a tensor."""
+    g = _graph()
+    with g.name_scope("BroadcastArgs") as scope:
+        a = _index_tensor(shape_x, "s0", "s0", "BroadcastArgs")
+        b = _index_tensor(shape_y, "s1", "s1", "BroadcastArgs", dtype=_base(a))
+        return apply_op("BroadcastArgs", [a, b], [_base(a)], scope, attrs={"T": _base(a)})
+
+
+def broadcast_static_shape(shape_x, shape_y):
+    """The broadcast of two TensorShapes (ValueError if they are incompatible)."""
+    from ..framework.op_util import broadcast_shapes
+    try:
+        return broadcast_shapes(as_shape(shape_x), as_shape(shape_y))
+    except ValueError:
+        raise ValueError(f"Incompatible shapes for broadcasting: {shape_x} and {shape_y}") from None
+
+
+def meshgrid(*args, **kwargs):
+    """N-D coordinate arrays from 1-D coordinate vectors (indexing 'xy' swaps the first two
+    axes, like NumPy)."""
+    indexing = kwargs.pop("indexing", "xy")
+    name = kwargs.pop("name", "meshgrid")
+    if kwargs:
+        key = list(kwargs)[0]
+        raise TypeError(f"'{key}' is an invalid keyword argument for this function")
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"Argument `indexing` parameter must be either 'xy' or 'ij', got '{indexing}'")
+    g = _graph()
+    with g.name_scope(name):
+        ndim = len(args)
+        s0 = (1,) * ndim
+        if not ndim:
+            return []
+        output = []
+        for i, x in enumerate(args):
+            output.append(reshape(stack(x), (s0[:i] + (-1,) + s0[i + 1:])))
+        shapes = [size(x) for x in args]
+        if indexing == "xy" and ndim > 1:
+            output[0] = reshape(output[0], (1, -1) + (1,) * (ndim - 2))
+            output[1] = reshape(output[1], (-1, 1) + (1,) * (ndim - 2))
+            shapes[0], shapes[1] = shapes[1], shapes[0]
+        full = stack(shapes)
+        return [broadcast_to(x, full) for x in output]

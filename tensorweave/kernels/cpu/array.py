@@ -489,3 +489,373 @@ def _sum_to_shape(op, ctx):
     def sum_to_shape(x, shape):
         return _sum_to(xp, x, [int(d) for d in shape])
     return sum_to_shape
+
+
+# -- slicing ---------------------------------------------------------------------------------
+
+@register_kernel("Slice", aliases=True)
+def _slice(op, ctx):
+    def slice_(x, begin, size):
+        if len(begin) != x.ndim or len(size) != x.ndim:
+            raise _bad(f"Expected begin and size arguments to be 1-D tensors of size {x.ndim}, but got "
+                       f"shapes {_shape_str(begin.shape)} and {_shape_str(size.shape)} instead.")
+        idx = []
+        for i, (b, s, d) in enumerate(zip(begin.tolist(), size.tolist(), x.shape)):
+            if s == -1:
+                s = d - b
+            if not (0 <= b <= d and 0 <= s and b + s <= d):
+                raise _bad(f"Expected size[{i}] in [0, {d - b}], but got {s}" if 0 <= b <= d else
+                           f"Expected begin[{i}] in [0, {d}], but got {b}")
+            idx.append(slice(b, b + s))
+        return x[tuple(idx)]
+    return slice_
+
+
+_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
+
+
+def _ss_index_fn(op):
+    bm, em, elm, nm, sm = (op.get_attr(m) for m in _MASKS)
+
+    def index(x_ndim, x_shape, begin, end, strides):
+        n = len(begin)
+        if len(end) != n or len(strides) != n:
+            raise _bad(f"Expected begin, end, and strides to be 1D equal size tensors, but got shapes "
+                       f"{_shape_str(begin.shape)}, {_shape_str(end.shape)}, and {_shape_str(strides.shape)} instead.")
+        if bin(elm & ((1 << n) - 1)).count("1") > 1:
+            raise _bad("Multiple ellipses in slice spec not allowed")
+        b, e, s = begin.tolist(), end.tolist(), strides.tolist()
+        idx = []
+        consumed = sum(1 for i in range(n) if not (elm | nm) & (1 << i))
+        d = 0
+        for i in range(n):
+            bit = 1 << i
+            if elm & bit:
+                idx.append(Ellipsis)
+                d += x_ndim - consumed
+            elif nm & bit:
+                idx.append(None)
+            elif sm & bit:
+                dim = x_shape[d] if d < x_ndim else 0
+                if not -dim <= b[i] < dim:
+                    raise _bad(f"slice index {b[i]} of dimension {d} out of bounds.")
+                idx.append(b[i])
+                d += 1
+            else:
+                if s[i] == 0:
+                    raise _bad(f"strides[{i}] must be non-zero")
+                idx.append(slice(None if bm & bit else b[i], None if em & bit else e[i], s[i]))
+                d += 1
+        if d > x_ndim:
+            raise _bad(f"Index out of range using input dim {x_ndim}; input has only {x_ndim} dims")
+        return tuple(idx)
+    return index
+
+
+@register_kernel("StridedSlice", aliases=True)
+def _strided_slice(op, ctx):
+    index = _ss_index_fn(op)
+
+    def strided_slice(x, begin, end, strides):
+        return x[index(x.ndim, x.shape, begin, end, strides)]
+    return strided_slice
+
+
+@register_kernel("StridedSliceGrad")
+def _strided_slice_grad(op, ctx):
+    index = _ss_index_fn(op)
+    xp = ctx.xp
+
+    def strided_slice_grad(shape, begin, end, strides, dy):
+        s = tuple(int(d) for d in shape)
+        out = xp.zeros(s, dtype=dy.dtype)
+        out[index(len(s), s, begin, end, strides)] = dy
+        return out
+    return strided_slice_grad
+
+
+# -- sequences -------------------------------------------------------------------------------
+
+@register_kernel("Range")
+def _range(op, ctx):
+    xp = ctx.xp
+    dt = op.get_attr("Tidx").as_numpy_dtype
+    integer = op.get_attr("Tidx").is_integer
+
+    def range_(start, limit, delta):
+        s, l, d = start.item(), limit.item(), delta.item()
+        if d == 0:
+            raise _bad("Requires delta != 0: 0")
+        if d > 0 and s > l:
+            raise _bad(f"Requires start <= limit when delta > 0: {s}/{l}")
+        if d < 0 and s < l:
+            raise _bad(f"Requires start >= limit when delta < 0: {s}/{l}")
+        n = (abs(l - s) + abs(d) - 1) // abs(d) if integer else int(np.ceil(abs((l - s) / d)))
+        if integer:
+            return xp.arange(s, s + n * d, d, dtype=dt)[:n]
+        return (start + xp.arange(n, dtype=dt) * delta).astype(dt, copy=False)
+    return range_
+
+
+@register_kernel("LinSpace")
+def _linspace(op, ctx):
+    xp = ctx.xp
+
+    def linspace(start, stop, num):
+        n = int(num)
+        if n <= 0:
+            raise _bad(f"Requires num > 0: {n}")
+        return xp.linspace(start, stop, n).astype(start.dtype, copy=False)
+    return linspace
+
+
+@register_kernel("OneHot")
+def _one_hot(op, ctx):
+    xp = ctx.xp
+    axis = op.get_attr("axis")
+
+    def one_hot(indices, depth, on, off):
+        d = int(depth)
+        if d < 0:
+            raise _bad(f"depth must be non-negative, got: {d}")
+        hot = indices[..., None] == xp.arange(d, dtype=indices.dtype)
+        out = xp.where(hot, on, off).astype(on.dtype, copy=False)
+        if axis != -1 and axis != indices.ndim:
+            out = xp.moveaxis(out, -1, axis)
+        return out
+    return one_hot
+
+
+def _check_paddings(x, p):
+    if p.shape != (x.ndim, 2):
+        raise _bad(f"The first dimension of paddings must be the rank of inputs{_shape_str(p.shape)} "
+                   f"{_shape_str(x.shape)}")
+    if (p < 0).any():
+        raise _bad(f"Paddings must be non-negative: {p.tolist()}")
+    return [(int(a), int(b)) for a, b in p.tolist()]
+
+
+@register_kernel("Pad")
+def _pad(op, ctx):
+    xp = ctx.xp
+
+    def pad(x, paddings):
+        return xp.pad(x, _check_paddings(x, paddings))
+    return pad
+
+
+@register_kernel("PadV2")
+def _pad_v2(op, ctx):
+    xp = ctx.xp
+
+    def pad_v2(x, paddings, c):
+        return xp.pad(x, _check_paddings(x, paddings), constant_values=c)
+    return pad_v2
+
+
+@register_kernel("MirrorPad")
+def _mirror_pad(op, ctx):
+    xp = ctx.xp
+    mode = op.get_attr("mode")
+    off = 0 if mode == "REFLECT" else 1
+
+    def mirror_pad(x, paddings):
+        p = _check_paddings(x, paddings)
+        for d, (a, b) in zip(x.shape, p):
+            if a > d - 1 + off or b > d - 1 + off:
+                raise _bad(f"paddings must be less than{' or equal to' if off else ''} the dimension size: "
+                           f"{a}, {b} greater than {d}")
+        return xp.pad(x, p, mode="reflect" if mode == "REFLECT" else "symmetric")
+    return mirror_pad
+
+
+@register_kernel("MirrorPadGrad")
+def _mirror_pad_grad(op, ctx):
+    off = 0 if op.get_attr("mode") == "REFLECT" else 1
+
+    def mirror_pad_grad(g, paddings):
+        out = g
+        for ax, (a, b) in enumerate(paddings.tolist()):
+            a, b = int(a), int(b)
+            n = out.shape[ax] - a - b
+            idx = [slice(None)] * out.ndim
+            idx[ax] = slice(a, a + n)
+            core = out[tuple(idx)].copy()
+            if a:
+                idx[ax] = slice(0, a)
+                left = np.flip(out[tuple(idx)], axis=ax)
+                idx[ax] = slice(1 - off, 1 - off + a)
+                core[tuple(idx)] += left
+            if b:
+                idx[ax] = slice(a + n, a + n + b)
+                right = np.flip(out[tuple(idx)], axis=ax)
+                idx[ax] = slice(n - 1 + off - b, n - 1 + off)
+                core[tuple(idx)] += right
+            out = core
+        return out
+    return mirror_pad_grad
+
+
+@register_kernel("ReverseV2", aliases=True)
+def _reverse(op, ctx):
+    xp = ctx.xp
+
+    def reverse_v2(x, axis):
+        n = x.ndim
+        axes = []
+        for i, a in enumerate(axis.reshape(-1).tolist()):
+            if not -n <= a < n:
+                raise _bad(f"'axis'[{i}] = {a} is out of valid range [0, {n - 1}")
+            if a % n in axes:
+                raise _bad(f"axis {a % n} specified more than once.")
+            axes.append(a % n)
+        return xp.flip(x, axis=tuple(axes)) if axes else x
+    return reverse_v2
+
+
+# -- where / select --------------------------------------------------------------------------
+
+@register_kernel("Where")
+def _where(op, ctx):
+    xp = ctx.xp
+
+    def where(c):
+        return xp.argwhere(c).astype(xp.int64, copy=False)
+    return where
+
+
+@register_kernel("Select")
+def _select(op, ctx):
+    xp = ctx.xp
+
+    def select(c, x, y):
+        if x.shape != y.shape:
+            raise _bad(f"'then' and 'else' must have the same size.  but received: {_shape_str(x.shape)} vs. "
+                       f"{_shape_str(y.shape)}")
+        if c.ndim == 0:
+            return (x if c else y).copy()
+        if c.shape == x.shape:
+            return xp.where(c, x, y)
+        if c.ndim == 1 and x.ndim >= 1 and c.shape[0] == x.shape[0]:
+            return xp.where(c.reshape((-1,) + (1,) * (x.ndim - 1)), x, y)
+        raise _bad(f"'condition' must be a vector or have the same shape as 'then': condition "
+                   f"{_shape_str(c.shape)} vs. then {_shape_str(x.shape)}")
+    return select
+
+
+@register_kernel("SelectV2")
+def _select_v2(op, ctx):
+    return ctx.xp.where
+
+
+# -- permutations and sets -------------------------------------------------------------------
+
+@register_kernel("InvertPermutation")
+def _invert_permutation(op, ctx):
+    xp = ctx.xp
+
+    def invert_permutation(x):
+        if x.ndim != 1:
+            raise _bad(f"invert_permutation expects a 1D vector.")
+        n = x.size
+        out = xp.full(n, -1, dtype=x.dtype)
+        for i, v in enumerate(x.tolist()):
+            if not 0 <= v < n:
+                raise _bad(f"{v} is not between 0 and {n}")
+            if out[v] != -1:
+                raise _bad(f"{v} is duplicated in the input.")
+            out[v] = i
+        return out
+    return invert_permutation
+
+
+@register_kernel("Unique")
+def _unique(op, ctx):
+    xp = ctx.xp
+    idx_dt = op.get_attr("out_idx").as_numpy_dtype
+
+    def unique(x):
+        if x.ndim != 1:
+            raise _bad(f"unique expects a 1D vector.")
+        u, first, inv = xp.unique(x, return_index=True, return_inverse=True)
+        order = xp.argsort(first, kind="stable")
+        rank = xp.empty_like(order)
+        rank[order] = xp.arange(order.size)
+        return u[order], rank[inv.reshape(-1)].astype(idx_dt)
+    return unique
+
+
+@register_kernel("ListDiff")
+def _list_diff(op, ctx):
+    xp = ctx.xp
+    idx_dt = op.get_attr("out_idx").as_numpy_dtype
+
+    def list_diff(x, y):
+        keep = ~xp.isin(x, y)
+        return x[keep], xp.nonzero(keep)[0].astype(idx_dt)
+    return list_diff
+
+
+# -- matrices --------------------------------------------------------------------------------
+
+@register_kernel("MatrixBandPart")
+def _band_part(op, ctx):
+    xp = ctx.xp
+
+    def matrix_band_part(x, lower, upper):
+        m, n = x.shape[-2:]
+        lo, hi = int(lower), int(upper)
+        if lo > m:
+            raise _bad(f"num_lower must be negative or less or equal to number of rows ({m}) got: {lo}")
+        if hi > n:
+            raise _bad(f"num_upper must be negative or less or equal to number of columns ({n}) got: {hi}")
+        i = xp.arange(m)[:, None]
+        j = xp.arange(n)[None, :]
+        keep = ((lo < 0) | (i - j <= lo)) & ((hi < 0) | (j - i <= hi))
+        return xp.where(keep, x, xp.zeros((), dtype=x.dtype))
+    return matrix_band_part
+
+
+@register_kernel("Diag")
+def _diag(op, ctx):
+    xp = ctx.xp
+
+    def diag(d):
+        n = d.size
+        out = xp.zeros((n, n), dtype=d.dtype)
+        out[xp.arange(n), xp.arange(n)] = d.reshape(-1)
+        return out.reshape(d.shape + d.shape)
+    return diag
+
+
+@register_kernel("DiagPart")
+def _diag_part(op, ctx):
+    xp = ctx.xp
+
+    def diag_part(x):
+        k = x.ndim // 2
+        if x.shape[:k] != x.shape[k:]:
+            raise _bad(f"Invalid shape {_shape_str(x.shape)}: dimensions must be equal")
+        n = int(np.prod(x.shape[:k]))
+        return x.reshape(n, n)[xp.arange(n), xp.arange(n)].reshape(x.shape[:k])
+    return diag_part
+
+
+@register_kernel("BroadcastArgs")
+def _broadcast_args(op, ctx):
+    xp = ctx.xp
+
+    def broadcast_args(a, b):
+        try:
+            s = np.broadcast_shapes(tuple(a.tolist()), tuple(b.tolist()))
+        except ValueError:
+            raise _bad(f"Incompatible shapes: {_shape_str(a.tolist())} vs. {_shape_str(b.tolist())}") from None
+        return xp.asarray(s, dtype=a.dtype)
+    return broadcast_args
+
+
+@register_kernel("IdentityN", aliases=True)
+def _identity_n(op, ctx):
+    def identity_n(*xs):
+        return xs
+    return identity_n
