@@ -79,7 +79,7 @@ def main(argv=None):
     # `tensorweave demo [options]` means the default demo with those options.
     if argv and argv[0] == "demo":
         rest = argv[1:]
-        if not any(a in demos.DEMOS or a in ("-h", "--help", "--list") for a in rest):
+        if not rest or (rest[0].startswith("-") and rest[0] not in ("-h", "--help", "--list")):
             argv = ["demo", demos.DEFAULT] + rest
     args = parser.parse_args(argv)
     if args.command is None:
