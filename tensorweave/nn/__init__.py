@@ -1,3 +1,49 @@
-"""The tf.nn namespace."""
+"""The tf.nn namespace: activations, softmax, cross-entropies, bias_add, dropout, moments, ...
 
-__all__ = []
+The math functions TF also exposes here (tf.nn.sigmoid, tf.nn.tanh, ...) are the math ops' own
+functions, resolved on first use so this module does not depend on import order.
+"""
+
+from ..ops.nn_ops import (bias_add, crelu, dropout, elu, l2_loss, l2_normalize, leaky_relu,  # noqa: F401
+                          log_poisson_loss, log_softmax, moments, relu, relu6, relu_layer, selu,
+                          sigmoid_cross_entropy_with_logits, softmax,
+                          softmax_cross_entropy_with_logits, softmax_cross_entropy_with_logits_v2,
+                          softplus, softsign, sparse_softmax_cross_entropy_with_logits, swish,
+                          weighted_cross_entropy_with_logits, xw_plus_b, zero_fraction)
+
+silu = swish
+
+# tf.nn names that live in other op families: name -> (module under tensorweave.ops, attribute).
+_ELSEWHERE = {
+    "sigmoid": ("math_ops", "sigmoid"),
+    "tanh": ("math_ops", "tanh"),
+    "embedding_lookup": ("embedding_ops", "embedding_lookup"),
+    "in_top_k": ("nn_ops", "in_top_k"),
+    "top_k": ("nn_ops", "top_k"),
+}
+
+__all__ = ["bias_add", "crelu", "dropout", "elu", "l2_loss", "l2_normalize", "leaky_relu",
+           "log_poisson_loss", "log_softmax", "moments", "relu", "relu6", "relu_layer", "selu",
+           "sigmoid_cross_entropy_with_logits", "softmax", "softmax_cross_entropy_with_logits",
+           "softmax_cross_entropy_with_logits_v2", "softplus", "softsign",
+           "sparse_softmax_cross_entropy_with_logits", "swish", "silu",
+           "weighted_cross_entropy_with_logits", "xw_plus_b", "zero_fraction", "sigmoid", "tanh"]
+
+
+def __getattr__(name):
+    where = _ELSEWHERE.get(name)
+    if where is not None:
+        import importlib
+        try:
+            mod = importlib.import_module(f"tensorweave.ops.{where[0]}")
+            value = getattr(mod, where[1])
+        except (ImportError, AttributeError):
+            value = None
+        if value is not None:
+            globals()[name] = value
+            return value
+    raise AttributeError(f"module 'tensorweave.nn' has no attribute '{name}'")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -1,3 +1,751 @@
-"""Neural-network ops: activations, softmax, cross-entropies, bias_add, dropout."""
+"""Neural-network ops: activations, softmax, cross-entropies, bias_add, l2_loss, dropout.
 
-__all__ = []
+Primitive ops (each with a fused CPU kernel in kernels/cpu/nn.py): Relu, Relu6, Elu, Selu,
+Softplus, Softsign, LeakyRelu and their *Grad ops; Softmax, LogSoftmax; BiasAdd, BiasAddGrad;
+L2Loss; SoftmaxCrossEntropyWithLogits and SparseSoftmaxCrossEntropyWithLogits, which return
+(loss, backprop) like TF so their gradient reuses the backprop computed in the forward pass.
+Composites (sigmoid/weighted cross-entropy, dropout, xw_plus_b, moments, l2_normalize, ...) are
+built from the math and array ops with TF's op and scope names.
+"""
+
+import numbers
+
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework import errors
+from ..framework import registry
+from ..framework.constant_op import constant_value, convert_to_tensor
+from ..framework.graph import Tensor, name_scope
+from ..framework.op_util import apply_op, unchanged_shape
+from ..framework.tensor_shape import TensorShape, unknown_shape
+
+__all__ = ["relu", "relu6", "elu", "selu", "softplus", "softsign", "leaky_relu", "crelu", "swish",
+           "softmax", "log_softmax", "bias_add", "bias_add_v1", "l2_loss",
+           "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
+           "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits",
+           "weighted_cross_entropy_with_logits", "dropout", "xw_plus_b", "relu_layer", "moments",
+           "l2_normalize", "zero_fraction", "log_poisson_loss"]
+
+_FLOATS = "float16, bfloat16, float32, float64"
+_REALS = ("float32, float64, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+          "uint64, qint8")
+
+
+def _math():
+    from . import math_ops
+    return math_ops
+
+
+def _array():
+    from . import array_ops
+    return array_ops
+
+
+def _check_float(t, param):
+    dt = t.dtype.base_dtype
+    if not dt.is_floating:
+        raise TypeError(f"Value passed to parameter '{param}' has DataType {dt.name} not in list of "
+                        f"allowed values: {_FLOATS}")
+
+
+def _check_real(t, param):
+    dt = t.dtype.base_dtype
+    if not (dt.is_floating or dt.is_integer):
+        raise TypeError(f"Value passed to parameter '{param}' has DataType {dt.name} not in list of "
+                        f"allowed values: {_REALS}")
+
+
+def _unary(op_type, x, name, param="features", floats_only=True, attrs=None):
+    x = convert_to_tensor(x, name=param)
+    (_check_float if floats_only else _check_real)(x, param)
+    dt = x.dtype.base_dtype
+    a = {"T": dt}
+    if attrs:
+        a.update(attrs)
+    return apply_op(op_type, [x], [dt], name or op_type, attrs=a)
+
+
+def _shape_of_input(i):
+    def fn(op):
+        return [op._inputs[i]._shape]
+    return fn
+
+
+def _merged_shape(op):
+    """Elementwise *Grad ops: the output has the merged shape of both inputs."""
+    a, b = op._inputs[0]._shape, op._inputs[1]._shape
+    if not a.is_compatible_with(b):
+        raise ValueError(f"Shapes {a} and {b} are incompatible")
+    return [a.merge_with(b)]
+
+
+# -- activations -------------------------------------------------------------------------------
+
+for _t in ("Relu", "Relu6", "Elu", "Selu", "Softplus", "Softsign", "LeakyRelu"):
+    registry.register_op(_t, shape_fn=unchanged_shape)
+for _t in ("ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftplusGrad", "SoftsignGrad",
+           "LeakyReluGrad"):
+    registry.register_op(_t, shape_fn=_merged_shape)
+
+
+def _grad_op(op_type, grad, x, attrs=None):
+    dt = grad.dtype.base_dtype
+    a = {"T": dt}
+    if attrs:
+        a.update(attrs)
+    return apply_op(op_type, [grad, x], [dt], op_type, attrs=a)
+
+
+@registry.register_gradient("Relu")
+def _relu_grad(op, grad):
+    return [_grad_op("ReluGrad", grad, op.outputs[0])]
+
+
+@registry.register_gradient("Relu6")
+def _relu6_grad(op, grad):
+    return [_grad_op("Relu6Grad", grad, op.outputs[0])]
+
+
+@registry.register_gradient("Elu")
+def _elu_grad(op, grad):
+    return [_grad_op("EluGrad", grad, op.outputs[0])]
+
+
+@registry.register_gradient("Selu")
+def _selu_grad(op, grad):
+    return [_grad_op("SeluGrad", grad, op.outputs[0])]
+
+
+@registry.register_gradient("Softplus")
+def _softplus_grad(op, grad):
+    return [_grad_op("SoftplusGrad", grad, op.inputs[0])]
+
+
+@registry.register_gradient("Softsign")
+def _softsign_grad(op, grad):
+    return [_grad_op("SoftsignGrad", grad, op.inputs[0])]
+
+
+@registry.register_gradient("LeakyRelu")
+def _leaky_relu_grad(op, grad):
+    return [_grad_op("LeakyReluGrad", grad, op.inputs[0], {"alpha": op.get_attr("alpha")})]
+
+
+# Second derivatives: the *Grad ops are linear in `gradients` with a piecewise-constant slope.
+@registry.register_gradient("ReluGrad")
+def _relu_grad_grad(op, grad):
+    return [_grad_op("ReluGrad", grad, op.inputs[1]), _array().zeros_like(op.inputs[1])]
+
+
+@registry.register_gradient("Relu6Grad")
+def _relu6_grad_grad(op, grad):
+    return [_grad_op("Relu6Grad", grad, op.inputs[1]), _array().zeros_like(op.inputs[1])]
+
+
+@registry.register_gradient("LeakyReluGrad")
+def _leaky_relu_grad_grad(op, grad):
+    return [_grad_op("LeakyReluGrad", grad, op.inputs[1], {"alpha": op.get_attr("alpha")}),
+            _array().zeros_like(op.inputs[1])]
+
+
+@registry.register_gradient("EluGrad")
+def _elu_grad_grad(op, grad):
+    # EluGrad(g, y) = g where y > 0 else g * (y + 1): d/dg = EluGrad(grad, y), d/dy = grad * g (y < 0).
+    m, a = _math(), _array()
+    y = op.inputs[1]
+    zero = a.zeros_like(y)
+    return [_grad_op("EluGrad", grad, y),
+            a.where(m.less(y, zero), m.multiply(grad, op.inputs[0]), zero)]
+
+
+def relu(features, name=None):
+    """max(features, 0)."""
+    return _unary("Relu", features, name, floats_only=False)
+
+
+def relu6(features, name=None):
+    """min(max(features, 0), 6)."""
+    return _unary("Relu6", features, name, floats_only=False)
+
+
+def elu(features, name=None):
+    """features if > 0 else exp(features) - 1."""
+    return _unary("Elu", features, name)
+
+
+def selu(features, name=None):
+    """scale * (features if > 0 else alpha * (exp(features) - 1)), scale=1.0507..., alpha=1.6732..."""
+    return _unary("Selu", features, name)
+
+
+def softplus(features, name=None):
+    """log(exp(features) + 1), computed stably."""
+    return _unary("Softplus", features, name)
+
+
+def softsign(features, name=None):
+    """features / (abs(features) + 1)."""
+    return _unary("Softsign", features, name)
+
+
+def leaky_relu(features, alpha=0.2, name=None):
+    """features if > 0 else alpha * features."""
+    features = convert_to_tensor(features, name="features")
+    if features.dtype.is_integer:
+        features = _math().cast(features, _dtypes.float32)
+    return _unary("LeakyRelu", features, name, attrs={"alpha": float(alpha)})
+
+
+def crelu(features, name=None, axis=-1):
+    """relu(concat([features, -features], axis)): both the positive and negative parts."""
+    with name_scope(name, "CRelu", [features]) as name:
+        features = convert_to_tensor(features, name="features")
+        c = _array().concat([features, _math().negative(features)], axis, name=name)
+        return relu(c)
+
+
+def swish(features, beta=1.0, name=None):
+    """features * sigmoid(beta * features)."""
+    m = _math()
+    with name_scope(name, "swish", [features]) as name:
+        features = convert_to_tensor(features, name="features")
+        z = features if beta == 1.0 else m.multiply(features, beta)
+        return m.multiply(features, m.sigmoid(z), name=name)
+
+
+# -- softmax -----------------------------------------------------------------------------------
+
+def _softmax_shape(op):
+    s = op._inputs[0]._shape
+    if s.ndims is not None and s.ndims < 1:
+        raise ValueError(f"Shape must be at least rank 1 but is rank {s.ndims}")
+    return [s]
+
+
+registry.register_op("Softmax", shape_fn=_softmax_shape)
+registry.register_op("LogSoftmax", shape_fn=_softmax_shape)
+
+
+@registry.register_gradient("Softmax")
+def _softmax_grad(op, grad):
+    # dx = (grad - sum(grad * y, -1, keepdims)) * y
+    m = _math()
+    y = op.outputs[0]
+    s = m.reduce_sum(m.multiply(grad, y), -1, keepdims=True)
+    return [m.multiply(m.subtract(grad, s), y)]
+
+
+@registry.register_gradient("LogSoftmax")
+def _log_softmax_grad(op, grad):
+    # dx = grad - softmax(x) * sum(grad, -1, keepdims)
+    m = _math()
+    sm = m.exp(op.outputs[0])
+    return [m.subtract(grad, m.multiply(m.reduce_sum(grad, -1, keepdims=True), sm))]
+
+
+def _softmax(op_type, logits, axis, name, dim):
+    if dim is not None:
+        if axis is not None:
+            raise ValueError("Cannot specify both 'axis' and 'dim'")
+        axis = dim
+    if axis is None:
+        axis = -1
+    logits = convert_to_tensor(logits, name="logits")
+    _check_float(logits, "logits")
+    dt = logits.dtype.base_dtype
+    rank = logits.shape.ndims
+    if isinstance(axis, Tensor):
+        v = constant_value(axis)
+        if v is None:
+            raise NotImplementedError("softmax with an axis only known at run time is not supported")
+        axis = int(v)
+    axis = int(axis)
+    if rank is not None and not -rank <= axis < rank and rank > 0:
+        raise errors.InvalidArgumentError(
+            None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the number of "
+                        f"dimensions in the input. Received: dim={axis}")
+    if axis == -1 or (rank is not None and axis == rank - 1) or rank == 0:
+        return apply_op(op_type, [logits], [dt], name or op_type, attrs={"T": dt})
+    if rank is None:
+        raise NotImplementedError("softmax over a non-last axis of a tensor of unknown rank is not "
+                                  "supported")
+    # Like TF: swap `axis` with the last dimension, softmax, and swap back.
+    axis %= rank
+    perm = list(range(rank))
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    a = _array()
+    t = a.transpose(logits, perm)
+    out = apply_op(op_type, [t], [dt], name or op_type, attrs={"T": dt})
+    return a.transpose(out, perm)
+
+
+def softmax(logits, axis=None, name=None, dim=None):
+    """exp(logits) / sum(exp(logits), axis), computed stably (the max is subtracted first)."""
+    return _softmax("Softmax", logits, axis, name, dim)
+
+
+def log_softmax(logits, axis=None, name=None, dim=None):
+    """logits - log(sum(exp(logits), axis)), computed stably."""
+    return _softmax("LogSoftmax", logits, axis, name, dim)
+
+
+# -- bias_add ----------------------------------------------------------------------------------
+
+def _bias_add_shape(op):
+    value, bias = op._inputs[0]._shape, op._inputs[1]._shape
+    fmt = op._attrs["data_format"]
+    if bias.ndims is not None and bias.ndims != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {bias.ndims}")
+    if value.ndims is None:
+        return [value]
+    if value.ndims < 2:
+        raise ValueError(f"Shape must be at least rank 2 but is rank {value.ndims}")
+    dims = value.as_list()
+    c = -1 if fmt == "NHWC" else (1 if value.ndims > 2 else -1)
+    b = bias.as_list()[0] if bias.ndims is not None else None
+    if dims[c] is not None and b is not None and dims[c] != b:
+        raise ValueError(f"Dimensions must be equal, but are {dims[c]} and {b}")
+    if dims[c] is None:
+        dims[c] = b
+    return [TensorShape(dims)]
+
+
+def _bias_add_grad_shape(op):
+    s = op._inputs[0]._shape
+    if s.ndims is None:
+        return [unknown_shape(rank=1)]
+    if s.ndims < 2:
+        raise ValueError(f"Shape must be at least rank 2 but is rank {s.ndims}")
+    c = -1 if op._attrs["data_format"] == "NHWC" or s.ndims == 2 else 1
+    return [TensorShape([s.as_list()[c]])]
+
+
+registry.register_op("BiasAdd", shape_fn=_bias_add_shape)
+registry.register_op("BiasAddGrad", shape_fn=_bias_add_grad_shape)
+
+
+@registry.register_gradient("BiasAdd")
+def _bias_add_grad(op, grad):
+    fmt = op.get_attr("data_format")
+    dt = grad.dtype.base_dtype
+    return [grad, apply_op("BiasAddGrad", [grad], [dt], "BiasAddGrad",
+                           attrs={"T": dt, "data_format": fmt})]
+
+
+@registry.register_gradient("BiasAddGrad")
+def _bias_add_grad_grad(op, grad):
+    # BiasAddGrad sums over all but the channel axis; its adjoint broadcasts `grad` back.
+    x = op.inputs[0]
+    return [bias_add(_array().zeros_like(x), grad, data_format=op.get_attr("data_format"))]
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    """value + bias, `bias` (1-D) added along the channel axis (last for NHWC, 1 for NCHW)."""
+    with name_scope(name, "BiasAdd", [value, bias]) as name:
+        if data_format is None:
+            data_format = "NHWC"
+        if isinstance(data_format, bytes):
+            data_format = data_format.decode()
+        if data_format.startswith("NC"):
+            data_format = "NCHW"
+        elif data_format.startswith("N") and data_format.endswith("C"):
+            data_format = "NHWC"
+        else:
+            raise ValueError("data_format must be of the form `N...C` or `NC...`")
+        value = convert_to_tensor(value, name="input")
+        bias = convert_to_tensor(bias, dtype=value.dtype.base_dtype, name="bias")
+        dt = value.dtype.base_dtype
+        return apply_op("BiasAdd", [value, bias], [dt], name, attrs={"T": dt, "data_format": data_format})
+
+
+def bias_add_v1(value, bias, name=None):
+    return bias_add(value, bias, name=name or "BiasAddV1")
+
+
+def xw_plus_b(x, weights, biases, name=None):
+    """matmul(x, weights) + biases."""
+    with name_scope(name, "xw_plus_b", [x, weights, biases]) as name:
+        x = convert_to_tensor(x, name="x")
+        weights = convert_to_tensor(weights, name="weights")
+        biases = convert_to_tensor(biases, name="biases")
+        mm = _math().matmul(x, weights)
+        return bias_add(mm, biases, name=name)
+
+
+def relu_layer(x, weights, biases, name=None):
+    """relu(matmul(x, weights) + biases)."""
+    with name_scope(name, "relu_layer", [x, weights, biases]) as name:
+        x = convert_to_tensor(x, name="x")
+        weights = convert_to_tensor(weights, name="weights")
+        biases = convert_to_tensor(biases, name="biases")
+        xw_plus_b_ = bias_add(_math().matmul(x, weights), biases)
+        return relu(xw_plus_b_, name=name)
+
+
+# -- l2_loss -----------------------------------------------------------------------------------
+
+registry.register_op("L2Loss", shape_fn=lambda op: [TensorShape([])])
+
+
+@registry.register_gradient("L2Loss")
+def _l2_loss_grad(op, grad):
+    return [_math().multiply(op.inputs[0], grad)]
+
+
+def l2_loss(t, name=None):
+    """sum(t ** 2) / 2 (a scalar)."""
+    return _unary("L2Loss", t, name, param="t")
+
+
+# -- cross-entropies ---------------------------------------------------------------------------
+
+def _xent_shape(op):
+    logits, labels = op._inputs[0]._shape, op._inputs[1]._shape
+    logits = logits.with_rank(2) if logits.ndims is not None else unknown_shape(rank=2)
+    labels = labels.with_rank(2) if labels.ndims is not None else unknown_shape(rank=2)
+    merged = []
+    for a, b in zip(logits.as_list(), labels.as_list()):
+        if a is not None and b is not None and a != b and b != 1 and a != 1:
+            raise ValueError(f"Dimensions must be equal, but are {a} and {b}")
+        merged.append(a if a is not None else b)
+    return [TensorShape(merged[:1]), TensorShape(merged)]
+
+
+def _sparse_xent_shape(op):
+    logits, labels = op._inputs[0]._shape, op._inputs[1]._shape
+    if logits.ndims is not None and logits.ndims != 2:
+        raise ValueError(f"Shape must be rank 2 but is rank {logits.ndims}")
+    if labels.ndims is not None and labels.ndims != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {labels.ndims}")
+    lg = logits.as_list() if logits.ndims is not None else [None, None]
+    lb = labels.as_list() if labels.ndims is not None else [None]
+    if lg[0] is not None and lb[0] is not None and lg[0] != lb[0]:
+        raise ValueError(f"Dimensions must be equal, but are {lg[0]} and {lb[0]}")
+    n = lg[0] if lg[0] is not None else lb[0]
+    return [TensorShape([n]), TensorShape([n, lg[1]])]
+
+
+registry.register_op("SoftmaxCrossEntropyWithLogits", shape_fn=_xent_shape)
+registry.register_op("SparseSoftmaxCrossEntropyWithLogits", shape_fn=_sparse_xent_shape)
+
+
+def _is_zero(t):
+    if t is None:
+        return True
+    if t.op.type in ("ZerosLike",):
+        return True
+    v = constant_value(t)
+    return v is not None and not np.any(v)
+
+
+def _broadcast_mul(vec, mat):
+    """vec[:, None] * mat."""
+    return _math().multiply(_array().expand_dims(vec, -1), mat)
+
+
+@registry.register_gradient("SoftmaxCrossEntropyWithLogits")
+def _xent_grad(op, grad_loss, grad_grad):
+    m = _math()
+    softmax_grad = op.outputs[1]
+    grad = _broadcast_mul(grad_loss, softmax_grad)
+    logits = op.inputs[0]
+    if not _is_zero(grad_grad):
+        sm = softmax(logits)
+        grad = m.add(grad, m.multiply(m.subtract(grad_grad, m.reduce_sum(
+            m.multiply(grad_grad, sm), -1, keepdims=True)), sm))
+    return [grad, _broadcast_mul(grad_loss, m.negative(log_softmax(logits)))]
+
+
+@registry.register_gradient("SparseSoftmaxCrossEntropyWithLogits")
+def _sparse_xent_grad(op, grad_loss, grad_grad):
+    return [_broadcast_mul(grad_loss, op.outputs[1]), None]
+
+
+def _shape_str(s):
+    if s.ndims is None:
+        return "<unknown>"
+    dims = s.as_list()
+    return "(" + ", ".join(str(d) for d in dims) + ("," if len(dims) == 1 else "") + ")"
+
+
+def _flatten_outer(t):
+    """Reshapes t to 2-D [prod(outer dims), last dim] (TF's _flatten_outer_dims)."""
+    a = _array()
+    s = t.shape
+    last = s.as_list()[-1] if s.ndims else None
+    if last is not None:
+        return a.reshape(t, [-1, last])
+    return a.reshape(t, a.stack([-1, a.shape(t)[-1]]))
+
+
+def _xent_v2_helper(labels, logits, axis, name, scope_name):
+    with name_scope(name, scope_name, [logits, labels]) as name:
+        a = _array()
+        logits = convert_to_tensor(logits, name="logits")
+        labels = convert_to_tensor(labels, name="labels")
+        _check_float(logits, "features")
+        if labels.dtype.base_dtype != logits.dtype.base_dtype:
+            labels = _math().cast(labels, logits.dtype.base_dtype)
+        if axis is None:
+            axis = -1
+        rank = logits.shape.ndims
+        if axis != -1 and not (rank is not None and axis == rank - 1):
+            if rank is None:
+                raise NotImplementedError("softmax_cross_entropy_with_logits over a non-last axis of "
+                                          "a tensor of unknown rank is not supported")
+            axis %= rank
+            perm = list(range(rank))
+            perm[axis], perm[-1] = perm[-1], perm[axis]
+            logits = a.transpose(logits, perm)
+            labels = a.transpose(labels, perm)
+            rank = logits.shape.ndims
+        out_shape = logits.shape[:-1] if rank is not None else unknown_shape()
+        if rank is not None and rank == 0:
+            raise ValueError("Shape must be at least rank 1 but is rank 0")
+        flat_logits = _flatten_outer(logits)
+        flat_labels = _flatten_outer(labels)
+        dt = logits.dtype.base_dtype
+        cost, _ = apply_op("SoftmaxCrossEntropyWithLogits", [flat_logits, flat_labels], [dt, dt],
+                           name, attrs={"T": dt})
+        # Back to the outer shape of logits.
+        if out_shape.is_fully_defined():
+            target = out_shape.as_list()
+        else:
+            target = a.slice(a.shape(logits), [0], [a.rank(logits) - 1]) if rank is None else \
+                a.strided_slice(a.shape(logits), [0], [rank - 1], [1])
+        cost = a.reshape(cost, target, name="Reshape_2")
+        if rank is not None:
+            cost.set_shape(out_shape)
+        return cost
+
+
+def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, dim=None):
+    """-sum(labels * log_softmax(logits), axis), with gradients into both logits and labels."""
+    if dim is not None:
+        if axis is not None:
+            raise ValueError("Cannot specify both 'axis' and 'dim'")
+        axis = dim
+    return _xent_v2_helper(labels, logits, axis, name, "softmax_cross_entropy_with_logits")
+
+
+def softmax_cross_entropy_with_logits(labels=None, logits=None, dim=-1, name=None, axis=None,
+                                      _sentinel=None):
+    """TF1's softmax cross-entropy: like the v2 op, but no gradient flows into `labels`."""
+    if labels is None or logits is None:
+        raise ValueError("Both labels and logits must be provided.")
+    if axis is not None:
+        dim = axis
+    with name_scope(name, "softmax_cross_entropy_with_logits_sg", [logits, labels]) as name:
+        labels = _array().stop_gradient(labels, name="labels_stop_gradient")
+    return _xent_v2_helper(labels, logits, dim, name, "softmax_cross_entropy_with_logits_sg")
+
+
+def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None, _sentinel=None):
+    """-log_softmax(logits)[label] for integer `labels` in [0, num_classes)."""
+    if labels is None or logits is None:
+        raise ValueError("Both labels and logits must be provided.")
+    with name_scope(name, "SparseSoftmaxCrossEntropyWithLogits", [labels, logits]):
+        a = _array()
+        labels = convert_to_tensor(labels)
+        logits = convert_to_tensor(logits)
+        if labels.dtype.base_dtype not in (_dtypes.int32, _dtypes.int64):
+            raise TypeError(f"Value passed to parameter 'labels' has DataType {labels.dtype.base_dtype.name} "
+                            "not in list of allowed values: int32, int64")
+        _check_float(logits, "features")
+        ls, gs = labels.shape, logits.shape
+        if ls.ndims is not None and gs.ndims is not None:
+            if ls.ndims != gs.ndims - 1:
+                raise ValueError("`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+                                 f"labels.shape={_shape_str(ls)} of rank {ls.ndims} and "
+                                 f"logits.shape={_shape_str(gs)} of rank {gs.ndims}")
+            if not gs[:-1].is_compatible_with(ls):
+                raise ValueError("`labels.shape` must equal `logits.shape` except for the last "
+                                 f"dimension. Received: labels.shape={_shape_str(ls)} and "
+                                 f"logits.shape={_shape_str(gs)}")
+        if gs.ndims is not None and gs.ndims == 0:
+            raise ValueError(f"Logits cannot be scalars - received shape {_shape_str(gs)}.")
+        dt = logits.dtype.base_dtype
+        attrs = {"T": dt, "Tlabels": labels.dtype.base_dtype}
+        if gs.ndims == 2:
+            cost, _ = apply_op("SparseSoftmaxCrossEntropyWithLogits", [logits, labels], [dt, dt],
+                               "SparseSoftmaxCrossEntropyWithLogits", attrs=attrs)
+            return cost
+        flat_logits = _flatten_outer(logits)
+        flat_labels = a.reshape(labels, [-1])
+        cost, _ = apply_op("SparseSoftmaxCrossEntropyWithLogits", [flat_logits, flat_labels], [dt, dt],
+                           "SparseSoftmaxCrossEntropyWithLogits", attrs=attrs)
+        if ls.is_fully_defined():
+            cost = a.reshape(cost, ls.as_list())
+        else:
+            cost = a.reshape(cost, a.shape(labels))
+            if ls.ndims is not None:
+                cost.set_shape(ls)
+        return cost
+
+
+def _check_same_shape(labels, logits):
+    if not labels.shape.is_compatible_with(logits.shape):
+        raise ValueError("`logits` and `labels` must have the same shape, received "
+                         f"({_shape_str(logits.shape)} vs {_shape_str(labels.shape)}).")
+
+
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None, _sentinel=None):
+    """max(x, 0) - x * z + log(1 + exp(-abs(x))) for logits x and labels z: stable for any x."""
+    if labels is None or logits is None:
+        raise ValueError("Both labels and logits must be provided.")
+    m, a = _math(), _array()
+    with name_scope(name, "logistic_loss", [logits, labels]) as name:
+        logits = convert_to_tensor(logits, name="logits")
+        labels = convert_to_tensor(labels, name="labels")
+        if labels.dtype.base_dtype != logits.dtype.base_dtype:
+            labels = convert_to_tensor(labels, dtype=logits.dtype.base_dtype)
+        _check_same_shape(labels, logits)
+        zeros = a.zeros_like(logits)
+        cond = m.greater_equal(logits, zeros)
+        relu_logits = a.where(cond, logits, zeros)
+        neg_abs_logits = a.where(cond, m.negative(logits), logits)
+        return m.add(m.subtract(relu_logits, m.multiply(logits, labels)),
+                     m.log1p(m.exp(neg_abs_logits)), name=name)
+
+
+def weighted_cross_entropy_with_logits(labels=None, logits=None, pos_weight=None, name=None,
+                                       targets=None):
+    """Sigmoid cross-entropy with positive examples weighted by pos_weight:
+    (1 - z) * x + (1 + (q - 1) * z) * (log(1 + exp(-abs(x))) + max(-x, 0))."""
+    if labels is None:
+        labels = targets
+    elif targets is not None:
+        raise ValueError("Can not specify both `labels` and `targets`.")
+    if labels is None or logits is None or pos_weight is None:
+        raise ValueError("labels, logits and pos_weight must be provided.")
+    m = _math()
+    with name_scope(name, "logistic_loss", [logits, labels]) as name:
+        logits = convert_to_tensor(logits, name="logits")
+        labels = convert_to_tensor(labels, name="labels", dtype=logits.dtype.base_dtype)
+        _check_same_shape(labels, logits)
+        log_weight = m.add(1.0, m.multiply(m.subtract(pos_weight, 1.0), labels))
+        return m.add(m.multiply(m.subtract(1.0, labels), logits),
+                     m.multiply(log_weight, m.add(m.log1p(m.exp(m.negative(m.abs(logits)))),
+                                                  relu(m.negative(logits)))), name=name)
+
+
+def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
+    """exp(log_input) - log_input * targets (+ Stirling's term when compute_full_loss)."""
+    m, a = _math(), _array()
+    with name_scope(name, "log_poisson_loss", [log_input, targets]) as name:
+        log_input = convert_to_tensor(log_input, name="log_input")
+        targets = convert_to_tensor(targets, name="targets", dtype=log_input.dtype.base_dtype)
+        if not targets.shape.is_compatible_with(log_input.shape):
+            raise ValueError(f"log_input and targets must have the same shape ({log_input.shape} vs "
+                             f"{targets.shape})")
+        result = m.subtract(m.exp(log_input), m.multiply(log_input, targets))
+        if compute_full_loss:
+            point_five = 0.5
+            two_pi = 2 * np.pi
+            stirling = m.add(m.subtract(m.multiply(targets, m.log(targets)), targets),
+                             m.multiply(point_five, m.log(m.multiply(two_pi, targets))))
+            ones = a.ones_like(targets)
+            zeros = a.zeros_like(targets)
+            cond = m.logical_and(m.greater_equal(targets, zeros), m.less_equal(targets, ones))
+            result = m.add(result, a.where(cond, zeros, stirling))
+        return result
+
+
+# -- dropout -----------------------------------------------------------------------------------
+
+def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
+    """Keeps each element with probability 1 - rate, scaled by 1 / (1 - rate); zeros the others.
+
+    TF1 form: exactly one of `keep_prob` or `rate` (rate = 1 - keep_prob). `noise_shape` (broadcast
+    against x's shape) shares the keep/drop decision along dimensions of size 1; `seed` follows
+    TF's graph/op seed rules (through random_uniform)."""
+    if keep_prob is not None and rate is not None:
+        raise ValueError("Cannot specify both 'keep_prob' and 'rate'.")
+    if keep_prob is not None:
+        rate = 1. - keep_prob  # a Tensor keep_prob makes a `sub` op here, outside the scope (as TF)
+    if rate is None:
+        raise ValueError(f"`rate` must be provided. Received: rate={rate}")
+    m, a = _math(), _array()
+    with name_scope(name, "dropout", [x]) as name:
+        is_rate_number = isinstance(rate, numbers.Real) and not isinstance(rate, bool)
+        if is_rate_number and (rate < 0 or rate >= 1):
+            raise ValueError("`rate` must be a scalar tensor or a float in the range [0, 1). "
+                             f"Received: rate={rate}")
+        x = convert_to_tensor(x, name="x")
+        dt = x.dtype.base_dtype
+        if not dt.is_floating:
+            raise ValueError("`x.dtype` must be a floating point tensor as `x` will be scaled. "
+                             f"Received: x_dtype={x.dtype!r}")
+        if is_rate_number and rate == 0:
+            return x
+        if is_rate_number:
+            scale = convert_to_tensor(np.asarray(1 / (1 - rate), dt.as_numpy_dtype), name="Const")
+            ret = m.multiply(x, scale, name="Mul")
+        else:
+            rate = convert_to_tensor(rate)
+            if rate.shape.ndims is not None and rate.shape.ndims != 0:
+                raise ValueError(f"Shape must be rank 0 but is rank {rate.shape.ndims}")
+            if rate.dtype.base_dtype != dt:
+                rate = m.cast(rate, dt, name="rate")
+            one = convert_to_tensor(np.asarray(1, dt.as_numpy_dtype), name="Const")
+            ret = m.realdiv(x, m.subtract(one, rate, name="Sub"), name="RealDiv")
+        shape = a.shape(x) if noise_shape is None else convert_to_tensor(noise_shape)
+        from . import random_ops
+        random_tensor = random_ops.random_uniform(shape, seed=seed, dtype=dt)
+        keep_mask = random_tensor >= rate
+        zero = convert_to_tensor(np.zeros((), dt.as_numpy_dtype), name="Const_1")
+        where_v2 = getattr(a, "where_v2", None)
+        if where_v2 is not None:
+            out = where_v2(keep_mask, ret, zero)
+        else:
+            out = m.multiply(ret, m.cast(keep_mask, dt))
+        if noise_shape is None and x.shape.ndims is not None:
+            out.set_shape(x.shape)
+        return out
+
+
+# -- statistics and normalization --------------------------------------------------------------
+
+def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
+    """(mean, variance) of x over `axes`."""
+    m, a = _math(), _array()
+    if keep_dims is not None and keepdims is not None:
+        raise ValueError("Cannot specify both 'keep_dims' and 'keepdims'")
+    keep = bool(keepdims if keepdims is not None else keep_dims)
+    with name_scope(name, "moments", [x, axes]):
+        x = convert_to_tensor(x, name="x")
+        y = m.cast(x, _dtypes.float32) if x.dtype.base_dtype == _dtypes.float16 else x
+        mean = m.reduce_mean(y, axes, keepdims=True, name="mean")
+        variance = m.reduce_mean(m.squared_difference(y, a.stop_gradient(mean)), axes, keepdims=True,
+                                 name="variance")
+        if not keep:
+            mean = a.squeeze(mean, axes)
+            variance = a.squeeze(variance, axes)
+        if x.dtype.base_dtype == _dtypes.float16:
+            return m.cast(mean, _dtypes.float16), m.cast(variance, _dtypes.float16)
+        return mean, variance
+
+
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+    """x / sqrt(max(sum(x ** 2, axis), epsilon))."""
+    m = _math()
+    if dim is not None:
+        if axis is not None:
+            raise ValueError("Cannot specify both 'axis' and 'dim'")
+        axis = dim
+    with name_scope(name, "l2_normalize", [x]) as name:
+        x = convert_to_tensor(x, name="x")
+        square_sum = m.reduce_sum(m.square(x), axis, keepdims=True)
+        x_inv_norm = m.rsqrt(m.maximum(square_sum, epsilon))
+        return m.multiply(x, x_inv_norm, name=name)
+
+
+def zero_fraction(value, name=None):
+    """The fraction of zeros in `value` (a float32 scalar)."""
+    m, a = _math(), _array()
+    with name_scope(name, "zero_fraction", [value]):
+        value = convert_to_tensor(value, name="value")
+        zero = convert_to_tensor(np.zeros((), value.dtype.base_dtype.as_numpy_dtype))
+        frac = m.reduce_mean(m.cast(m.equal(value, zero), _dtypes.float32))
+        return a.identity(frac, name="fraction")

@@ -1,0 +1,313 @@
+"""CPU kernels for nn ops: activations and their gradients, softmax, bias_add, l2_loss and the
+fused softmax cross-entropies.
+
+Kernels keep the input dtype (float32 stays float32: Python float scalars do not promote under
+NumPy's NEP 50 rules) and reuse their own temporaries with `out=` where it saves a pass.
+"""
+
+import numpy as np
+
+from ...framework import errors
+from ..registry import register_kernel
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+# -- activations -------------------------------------------------------------------------------
+
+@register_kernel("Relu")
+def _relu(op, ctx):
+    xp = ctx.xp
+
+    def relu(x):
+        return xp.maximum(x, 0, dtype=x.dtype)
+    return relu
+
+
+@register_kernel("Relu6")
+def _relu6(op, ctx):
+    xp = ctx.xp
+
+    def relu6(x):
+        out = xp.maximum(x, 0, dtype=x.dtype)
+        return xp.minimum(out, 6, out=out)
+    return relu6
+
+
+@register_kernel("Elu")
+def _elu(op, ctx):
+    xp = ctx.xp
+
+    def elu(x):
+        # expm1(min(x, 0)) is 0 for x > 0 and >= x otherwise, so the max picks the right branch.
+        out = xp.minimum(x, 0, dtype=x.dtype)
+        xp.expm1(out, out=out)
+        return xp.maximum(x, out, out=out)
+    return elu
+
+
+@register_kernel("Selu")
+def _selu(op, ctx):
+    xp = ctx.xp
+
+    def selu(x):
+        neg = xp.minimum(x, 0, dtype=x.dtype)
+        xp.expm1(neg, out=neg)
+        neg *= x.dtype.type(_SELU_SCALE * _SELU_ALPHA)
+        return xp.where(x > 0, x * x.dtype.type(_SELU_SCALE), neg)
+    return selu
+
+
+@register_kernel("Softplus")
+def _softplus(op, ctx):
+    xp = ctx.xp
+
+    def softplus(x):
+        return xp.logaddexp(x, x.dtype.type(0))
+    return softplus
+
+
+@register_kernel("Softsign")
+def _softsign(op, ctx):
+    xp = ctx.xp
+
+    def softsign(x):
+        d = xp.abs(x)
+        d += 1
+        return xp.divide(x, d, out=d)
+    return softsign
+
+
+@register_kernel("LeakyRelu")
+def _leaky_relu(op, ctx):
+    xp = ctx.xp
+    alpha = op.get_attr("alpha")
+
+    def leaky_relu(x):
+        a = x.dtype.type(alpha)
+        if alpha <= 1:
+            return xp.maximum(x, x * a)
+        return xp.where(x > 0, x, x * a)
+    return leaky_relu
+
+
+@register_kernel("ReluGrad")
+def _relu_grad(op, ctx):
+    def relu_grad(g, y):
+        return g * (y > 0)
+    return relu_grad
+
+
+@register_kernel("Relu6Grad")
+def _relu6_grad(op, ctx):
+    def relu6_grad(g, y):
+        m = y > 0
+        m &= y < 6
+        return g * m
+    return relu6_grad
+
+
+@register_kernel("EluGrad")
+def _elu_grad(op, ctx):
+    xp = ctx.xp
+
+    def elu_grad(g, y):
+        # slope 1 where y > 0, y + 1 (= exp(x)) elsewhere; y + 1 > 1 exactly when y > 0.
+        s = y + 1
+        xp.minimum(s, 1, out=s)
+        s *= g
+        return s
+    return elu_grad
+
+
+@register_kernel("SeluGrad")
+def _selu_grad(op, ctx):
+    xp = ctx.xp
+
+    def selu_grad(g, y):
+        t = y.dtype.type
+        s = xp.where(y > 0, t(_SELU_SCALE), y + t(_SELU_SCALE * _SELU_ALPHA))
+        s *= g
+        return s.astype(g.dtype, copy=False)
+    return selu_grad
+
+
+def _sigmoid(xp, x):
+    e = xp.exp(-xp.abs(x))
+    d = e + 1
+    return xp.where(x >= 0, 1 / d, e / d).astype(x.dtype, copy=False)
+
+
+@register_kernel("SoftplusGrad")
+def _softplus_grad(op, ctx):
+    xp = ctx.xp
+
+    def softplus_grad(g, x):
+        return g * _sigmoid(xp, x)
+    return softplus_grad
+
+
+@register_kernel("SoftsignGrad")
+def _softsign_grad(op, ctx):
+    xp = ctx.xp
+
+    def softsign_grad(g, x):
+        d = xp.abs(x)
+        d += 1
+        d *= d
+        return xp.divide(g, d, out=d)
+    return softsign_grad
+
+
+@register_kernel("LeakyReluGrad")
+def _leaky_relu_grad(op, ctx):
+    xp = ctx.xp
+    alpha = op.get_attr("alpha")
+
+    def leaky_relu_grad(g, x):
+        return xp.where(x > 0, g, g * g.dtype.type(alpha))
+    return leaky_relu_grad
+
+
+# -- softmax -----------------------------------------------------------------------------------
+
+@register_kernel("Softmax")
+def _softmax(op, ctx):
+    xp = ctx.xp
+
+    def softmax(x):
+        if x.size == 0:
+            return x.copy()
+        out = xp.subtract(x, x.max(axis=-1, keepdims=True))
+        xp.exp(out, out=out)
+        out /= out.sum(axis=-1, keepdims=True)
+        return out
+    return softmax
+
+
+@register_kernel("LogSoftmax")
+def _log_softmax(op, ctx):
+    xp = ctx.xp
+
+    def log_softmax(x):
+        if x.size == 0:
+            return x.copy()
+        out = xp.subtract(x, x.max(axis=-1, keepdims=True))
+        lse = xp.log(xp.exp(out).sum(axis=-1, keepdims=True))
+        out -= lse
+        return out
+    return log_softmax
+
+
+# -- bias_add ----------------------------------------------------------------------------------
+
+def _bias_axis(fmt, ndim):
+    return ndim - 1 if fmt == "NHWC" or ndim <= 2 else 1
+
+
+@register_kernel("BiasAdd")
+def _bias_add(op, ctx):
+    xp = ctx.xp
+    fmt = op.get_attr("data_format")
+
+    def bias_add(x, b):
+        if x.ndim < 2 or b.ndim != 1:
+            raise errors.InvalidArgumentError(
+                None, None, f"Input tensor must be at least 2D: [{','.join(map(str, x.shape))}]"
+                if x.ndim < 2 else f"Biases must be 1D: [{','.join(map(str, b.shape))}]")
+        c = _bias_axis(fmt, x.ndim)
+        if x.shape[c] != b.shape[0]:
+            raise errors.InvalidArgumentError(
+                None, None, f"Must provide as many biases as the channel dimension of the input "
+                            f"tensor: [{b.shape[0]}] vs. [{','.join(map(str, x.shape))}]")
+        if c != x.ndim - 1:
+            b = b.reshape((b.shape[0],) + (1,) * (x.ndim - 2))
+        return xp.add(x, b)
+    return bias_add
+
+
+@register_kernel("BiasAddGrad")
+def _bias_add_grad(op, ctx):
+    fmt = op.get_attr("data_format")
+
+    def bias_add_grad(g):
+        c = _bias_axis(fmt, g.ndim)
+        axes = tuple(i for i in range(g.ndim) if i != c)
+        if g.ndim == 2 and c == 1:
+            return g.sum(axis=0)
+        return g.sum(axis=axes)
+    return bias_add_grad
+
+
+# -- l2_loss -----------------------------------------------------------------------------------
+
+@register_kernel("L2Loss")
+def _l2_loss(op, ctx):
+    xp = ctx.xp
+
+    def l2_loss(x):
+        flat = x.reshape(-1)
+        return xp.asarray(xp.dot(flat, flat) * x.dtype.type(0.5), dtype=x.dtype)
+    return l2_loss
+
+
+# -- fused softmax cross-entropies -------------------------------------------------------------
+
+@register_kernel("SoftmaxCrossEntropyWithLogits")
+def _xent(op, ctx):
+    xp = ctx.xp
+
+    def xent(logits, labels):
+        if labels.shape != logits.shape:
+            if logits.ndim != 2 or labels.ndim != 2:
+                raise errors.InvalidArgumentError(None, None, "logits and labels must be 2-D")
+            labels = xp.broadcast_to(labels, xp.broadcast_shapes(logits.shape, labels.shape))
+            if labels.shape != logits.shape:
+                raise errors.InvalidArgumentError(
+                    None, None, "logits and labels must be broadcastable: logits_size="
+                                f"[{','.join(map(str, logits.shape))}] labels_size="
+                                f"[{','.join(map(str, labels.shape))}]")
+        if logits.shape[1] == 0:
+            return xp.zeros(logits.shape[:1], logits.dtype), xp.zeros(logits.shape, logits.dtype)
+        shifted = xp.subtract(logits, logits.max(axis=1, keepdims=True))
+        e = xp.exp(shifted)
+        s = e.sum(axis=1, keepdims=True)
+        # loss = sum(labels * (log(s) - shifted)) = log(s) * sum(labels) - sum(labels * shifted)
+        loss = xp.log(s[:, 0]) * labels.sum(axis=1)
+        shifted *= labels
+        loss -= shifted.sum(axis=1)
+        e /= s
+        e -= labels
+        return loss, e
+    return xent
+
+
+@register_kernel("SparseSoftmaxCrossEntropyWithLogits")
+def _sparse_xent(op, ctx):
+    xp = ctx.xp
+
+    def sparse_xent(logits, labels):
+        n, c = logits.shape
+        if labels.shape != (n,):
+            raise errors.InvalidArgumentError(
+                None, None, f"logits and labels must have the same first dimension, got logits shape "
+                            f"[{n},{c}] and labels shape [{','.join(map(str, labels.shape))}]")
+        if n and (labels.min() < 0 or labels.max() >= c):
+            bad = labels[(labels < 0) | (labels >= c)][0]
+            raise errors.InvalidArgumentError(
+                None, None, f"Received a label value of {bad} which is outside the valid range of "
+                            f"[0, {c}).  Label values: {' '.join(str(v) for v in labels.tolist())}")
+        if n == 0:
+            return xp.zeros((0,), logits.dtype), xp.zeros(logits.shape, logits.dtype)
+        rows = xp.arange(n)
+        shifted = xp.subtract(logits, logits.max(axis=1, keepdims=True))
+        picked = shifted[rows, labels]
+        xp.exp(shifted, out=shifted)
+        s = shifted.sum(axis=1, keepdims=True)
+        loss = xp.log(s[:, 0])
+        loss -= picked
+        shifted /= s
+        shifted[rows, labels] -= 1
+        return loss, shifted
+    return sparse_xent
