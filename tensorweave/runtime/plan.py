@@ -13,7 +13,8 @@ import re
 
 import numpy as np
 
-from ..framework import errors
+from ..framework import errors, registry
+from ..framework.constant_op import constant_value
 from ..framework.graph import Operation, Tensor
 from ..kernels.registry import Fixed, get_kernel
 from .cost_model import estimate_flops
@@ -181,8 +182,15 @@ def _fold(kernel, values):
     out = np.asarray(out)
     if out.size > _FOLD_LIMIT:
         return None
-    out.flags.writeable = False
-    return out
+    return _readonly(out)
+
+
+def _readonly(value):
+    value = np.asarray(value)
+    if value.flags.writeable:
+        value = value.copy()
+        value.flags.writeable = False
+    return value
 
 
 class _Line:
@@ -241,6 +249,15 @@ def compile_plan(fetches, feeds, ctx):
 
     for op in order:
         outs_needed = [t for t in op._outputs if t in needed_tensors and t not in fed]
+        if len(op._outputs) == 1 and outs_needed and not op._op_def.stateful \
+                and registry.static_value_fn(op._type) is not None:
+            value = constant_value(op._outputs[0])  # e.g. the Shape of a fully-defined tensor
+            if value is not None:
+                name = f"c{next(counter)}"
+                globs[name] = _readonly(value)
+                expr[op._outputs[0]] = name
+                shared[op._outputs[0]] = True
+                continue
         kd = get_kernel(op._type, ctx.device_type)
         args = [input_expr(op, i, t) for i, t in enumerate(op._inputs)]
         in_shared = any(shared.get(t, False) or t._dtype._is_ref_dtype for t in op._inputs)
