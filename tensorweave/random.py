@@ -1,3 +1,12 @@
 """The tf.random namespace."""
 
-__all__ = []
+from .ops.random_ops import categorical, get_seed, multinomial, set_random_seed
+from .ops.random_ops import random_gamma as gamma
+from .ops.random_ops import random_normal as normal
+from .ops.random_ops import random_poisson as poisson
+from .ops.random_ops import random_shuffle as shuffle
+from .ops.random_ops import random_uniform as uniform
+from .ops.random_ops import truncated_normal
+
+__all__ = ["categorical", "get_seed", "multinomial", "set_random_seed", "gamma", "normal", "poisson",
+           "shuffle", "uniform", "truncated_normal"]

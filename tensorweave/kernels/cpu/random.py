@@ -1,0 +1,350 @@
+"""CPU kernels for random ops: TF's Philox4x32-10 counter-based generator, vectorized in NumPy.
+
+Each random op owns a stream per session (`ctx.resources`, kind "rng", keyed by op name): a Philox
+key from (seed, seed2) and a 128-bit counter. Like TF's GuardedPhiloxRandom, a run that makes N
+values reserves N * 256 Philox blocks, so successive runs draw fresh numbers and a new session
+starts again from the seeds. Uniform, normal and truncated-normal values use TF's exact bit
+conversions (Uint32ToFloat, Box-Muller, rejection at 2 standard deviations), so seeded programs
+give TensorFlow's numbers.
+"""
+
+import os
+import threading
+
+import numpy as np
+
+from ...framework import errors
+from ..registry import register_kernel
+
+_M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
+_W0, _W1 = 0x9E3779B9, 0xBB67AE85
+_MASK32 = np.uint64(0xFFFFFFFF)
+_S32 = np.uint64(32)
+_RESERVE = 256
+
+
+def philox(counters, key):
+    """Philox4x32-10 of `counters` (uint64 array [n, 4] holding uint32 words, word 0 least
+    significant) under `key` (two ints): a uint32 array [n, 4]."""
+    c0, c1, c2, c3 = (counters[:, i].astype(np.uint64) for i in range(4))
+    k0, k1 = key
+    for r in range(10):
+        p0 = _M0 * c0
+        p1 = _M1 * c2
+        hi0, lo0 = p0 >> _S32, p0 & _MASK32
+        hi1, lo1 = p1 >> _S32, p1 & _MASK32
+        c0, c1, c2, c3 = (hi1 ^ c1 ^ np.uint64(k0)), lo1, (hi0 ^ c3 ^ np.uint64(k1)), lo0
+        k0 = (k0 + _W0) & 0xFFFFFFFF
+        k1 = (k1 + _W1) & 0xFFFFFFFF
+    return np.stack([c0, c1, c2, c3], axis=1).astype(np.uint32)
+
+
+def _counters(base, offsets):
+    """128-bit counters base + offsets (offsets: uint64 array) as an [n, 4] uint64 word array."""
+    lo = (base[0] | (base[1] << 32))
+    hi = (base[2] | (base[3] << 32))
+    offsets = np.asarray(offsets, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        new_lo = np.uint64(lo) + offsets
+    carry = (new_lo < np.uint64(lo)).astype(np.uint64)
+    with np.errstate(over="ignore"):
+        new_hi = np.uint64(hi) + carry
+    out = np.empty((offsets.size, 4), dtype=np.uint64)
+    out[:, 0] = new_lo & _MASK32
+    out[:, 1] = new_lo >> _S32
+    out[:, 2] = new_hi & _MASK32
+    out[:, 3] = new_hi >> _S32
+    return out
+
+
+class PhiloxStream:
+    """One op's generator state in one session: key and 128-bit counter (as four uint32 words)."""
+
+    def __init__(self, seed, seed2):
+        if seed == 0 and seed2 == 0:
+            seed = int.from_bytes(os.urandom(8), "little")
+            seed2 = int.from_bytes(os.urandom(8), "little")
+        seed &= (1 << 64) - 1
+        seed2 &= (1 << 64) - 1
+        self.key = (seed & 0xFFFFFFFF, seed >> 32)
+        self.counter = [0, 0, seed2 & 0xFFFFFFFF, seed2 >> 32]
+        self.lock = threading.Lock()
+        self._np = None
+
+    def reserve(self, blocks):
+        """The counter to start from, advancing the stream by `blocks` Philox blocks."""
+        with self.lock:
+            start = list(self.counter)
+            lo = (start[0] | (start[1] << 32)) + blocks
+            hi = start[2] | (start[3] << 32)
+            if lo >> 64:
+                hi = (hi + 1) & ((1 << 64) - 1)
+            lo &= (1 << 64) - 1
+            self.counter = [lo & 0xFFFFFFFF, lo >> 32, hi & 0xFFFFFFFF, hi >> 32]
+        return start
+
+    def blocks(self, start, offsets):
+        return philox(_counters(start, offsets), self.key)
+
+    def numpy_generator(self):
+        """A NumPy generator seeded from this stream (for ops without a TF-exact algorithm)."""
+        if self._np is None:
+            w = [int(x) for x in self.blocks(self.reserve(1), [0]).ravel()]
+            key = np.array([w[0] | (w[1] << 32), w[2] | (w[3] << 32)], dtype=np.uint64)
+            self._np = np.random.Generator(np.random.Philox(key=key))
+        return self._np
+
+
+def _stream(op, ctx):
+    seed, seed2 = op.get_attr("seed"), op.get_attr("seed2")
+    return ctx.resources.lookup_or_create("rng", op.name, lambda: PhiloxStream(seed, seed2))
+
+
+def _shape_arg(shape):
+    shape = np.asarray(shape)
+    if shape.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, f"shape must be a vector of {{int32,int64}}, got "
+                                                      f"shape {list(shape.shape)}")
+    dims = [int(d) for d in shape]
+    for d in dims:
+        if d < 0:
+            raise errors.InvalidArgumentError(None, None, f"Dimension {d} must be >= 0")
+    return tuple(dims)
+
+
+# -- TF's conversions --------------------------------------------------------------------------
+
+def uint32_to_float(x):
+    """[0, 1) floats from uint32s: 23 random mantissa bits under exponent 127, minus 1."""
+    return ((x & np.uint32(0x7FFFFF)) | np.uint32(127 << 23)).view(np.float32) - np.float32(1.0)
+
+
+def uint64_to_double(x0, x1):
+    man = ((x0 & np.uint32(0xFFFFF)).astype(np.uint64) << _S32) | x1.astype(np.uint64)
+    return (man | (np.uint64(1023) << np.uint64(52))).view(np.float64) - 1.0
+
+
+def box_muller_float(x0, x1):
+    u1 = uint32_to_float(x0)
+    u1 = np.maximum(u1, np.float32(1.0e-7))
+    v1 = (2.0 * np.pi * uint32_to_float(x1).astype(np.float64)).astype(np.float32)
+    # logf / sincosf are correctly rounded in glibc: compute in double, round once.
+    u2 = np.sqrt(np.float32(-2.0) * np.log(u1.astype(np.float64)).astype(np.float32))
+    v = v1.astype(np.float64)
+    return np.sin(v).astype(np.float32) * u2, np.cos(v).astype(np.float32) * u2
+
+
+def box_muller_double(x0, x1, x2, x3):
+    u1 = uint64_to_double(x0, x1)
+    u1 = np.maximum(u1, 1.0e-7)
+    v1 = 2.0 * np.pi * uint64_to_double(x2, x3)
+    u2 = np.sqrt(-2.0 * np.log(u1))
+    return np.sin(v1) * u2, np.cos(v1) * u2
+
+
+def _uniform_bits(stream, n, group):
+    """`n` groups' worth of Philox output for a fixed-size distribution (one block per group)."""
+    start = stream.reserve(n * _RESERVE)
+    ngroups = -(-n // group)
+    return stream.blocks(start, np.arange(ngroups, dtype=np.uint64))
+
+
+def uniform_values(stream, n, dtype):
+    if dtype == np.float64:
+        b = _uniform_bits(stream, n, 2)
+        return uint64_to_double(b[:, 0::2].ravel(), b[:, 1::2].ravel())[:n]
+    b = _uniform_bits(stream, n, 4).ravel()[:n]
+    return uint32_to_float(b).astype(dtype, copy=False)
+
+
+def normal_values(stream, n, dtype):
+    if dtype == np.float64:
+        b = _uniform_bits(stream, n, 2)
+        f0, f1 = box_muller_double(b[:, 0], b[:, 1], b[:, 2], b[:, 3])
+        return np.stack([f0, f1], axis=1).ravel()[:n]
+    b = _uniform_bits(stream, n, 4)
+    f0, f1 = box_muller_float(b[:, 0::2].ravel(), b[:, 1::2].ravel())
+    return np.stack([f0, f1], axis=1).ravel()[:n].astype(dtype, copy=False)
+
+
+def truncated_values(stream, n, dtype):
+    """TF's TruncatedNormalDistribution: each output group restarts the generator at
+    group * (group size * 256 / 4) blocks and keeps Box-Muller values with |x| < 2."""
+    double = dtype == np.float64
+    group = 2 if double else 4
+    ngroups = -(-n // group)
+    start = stream.reserve(n * _RESERVE)
+    skip = group * _RESERVE // 4
+    first = np.arange(ngroups, dtype=np.uint64) * np.uint64(skip)
+    nblocks = 3
+    offsets = (first[:, None] + np.arange(nblocks, dtype=np.uint64)[None, :]).ravel()
+    words = stream.blocks(start, offsets).reshape(ngroups, nblocks * 4)
+    if double:
+        a, b = box_muller_double(words[:, 0::4], words[:, 1::4], words[:, 2::4], words[:, 3::4])
+    else:
+        a, b = box_muller_float(words[:, 0::2], words[:, 1::2])
+    vals = np.stack([a, b], axis=2).reshape(ngroups, -1)  # in draw order
+    keep = np.abs(vals) < 2.0
+    out = np.empty((ngroups, group), dtype=np.float64 if double else np.float32)
+    short = keep.sum(axis=1) < group
+    ok = ~short
+    if ok.any():
+        rank = np.cumsum(keep, axis=1) - 1
+        sel = keep & (rank < group)
+        out[ok] = vals[ok][sel[ok]].reshape(-1, group)
+    for g in np.flatnonzero(short):  # rare: needs more than nblocks blocks
+        out[g] = _truncated_group(stream, start, int(first[g]), group, double)
+    return out.ravel()[:n].astype(dtype, copy=False)
+
+
+def _truncated_group(stream, start, first, group, double):
+    res = []
+    block = first
+    while True:
+        w = stream.blocks(start, [block])[0]
+        block += 1
+        if double:
+            pairs = [box_muller_double(w[0:1], w[1:2], w[2:3], w[3:4])]
+        else:
+            pairs = [box_muller_float(w[0:1], w[1:2]), box_muller_float(w[2:3], w[3:4])]
+        for a, b in pairs:
+            for v in (a[0], b[0]):
+                if abs(v) < 2.0:
+                    res.append(v)
+                    if len(res) == group:
+                        return res
+
+
+def _float_kernel(sampler):
+    def factory(op, ctx):
+        stream = _stream(op, ctx)
+        dtype = op.get_attr("dtype").as_numpy_dtype
+
+        def kernel(shape):
+            shape = _shape_arg(shape)
+            n = int(np.prod(shape, dtype=np.int64))
+            if dtype == np.float16:
+                return sampler(stream, n, np.float32).astype(np.float16).reshape(shape)
+            return sampler(stream, n, dtype).reshape(shape)
+        return kernel
+    return factory
+
+
+register_kernel("RandomUniform")(_float_kernel(uniform_values))
+register_kernel("RandomStandardNormal")(_float_kernel(normal_values))
+register_kernel("TruncatedNormal")(_float_kernel(truncated_values))
+
+
+@register_kernel("RandomUniformInt")
+def _random_uniform_int(op, ctx):
+    stream = _stream(op, ctx)
+    dtype = op.get_attr("Tout").as_numpy_dtype
+
+    def random_uniform_int(shape, minval, maxval):
+        shape = _shape_arg(shape)
+        if np.ndim(minval) != 0 or np.ndim(maxval) != 0:
+            raise errors.InvalidArgumentError(None, None, "minval and maxval must be 0-D")
+        lo, hi = int(minval), int(maxval)
+        n = int(np.prod(shape, dtype=np.int64))
+        if n == 0:
+            return np.zeros(shape, dtype)
+        if lo >= hi:
+            raise errors.InvalidArgumentError(None, None, f"Need minval < maxval: {lo} >= {hi}")
+        rng = hi - lo
+        if dtype == np.int64:
+            b = _uniform_bits(stream, n, 2)
+            bits = b[:, 0::2].ravel().astype(np.uint64) | (b[:, 1::2].ravel().astype(np.uint64) << _S32)
+            vals = (bits[:n] % np.uint64(rng)).astype(np.int64) + np.int64(lo)
+        else:
+            b = _uniform_bits(stream, n, 4).ravel()[:n]
+            vals = ((b % np.uint32(rng)).astype(np.int64) + lo).astype(np.int32)
+        return vals.reshape(shape)
+    return random_uniform_int
+
+
+@register_kernel("RandomShuffle")
+def _random_shuffle(op, ctx):
+    stream = _stream(op, ctx)
+
+    def random_shuffle(value):
+        value = np.asarray(value)
+        if value.ndim == 0 or value.shape[0] <= 1:
+            return value.copy()
+        perm = stream.numpy_generator().permutation(value.shape[0])
+        return value[perm]
+    return random_shuffle
+
+
+@register_kernel("Multinomial")
+def _multinomial(op, ctx):
+    stream = _stream(op, ctx)
+    out_dtype = op.get_attr("output_dtype").as_numpy_dtype
+
+    def multinomial(logits, num_samples):
+        logits = np.asarray(logits)
+        if logits.ndim != 2:
+            raise errors.InvalidArgumentError(None, None, f"logits should be a matrix, got shape "
+                                                          f"{list(logits.shape)}")
+        n = int(num_samples)
+        if n < 0:
+            raise errors.InvalidArgumentError(None, None, f"num_samples should be nonnegative, got {n}")
+        batch, classes = logits.shape
+        if classes == 0 and batch > 0 and n > 0:
+            raise errors.InvalidArgumentError(None, None, "num_classes should be positive, got 0")
+        gen = stream.numpy_generator()
+        out = np.empty((batch, n), dtype=out_dtype)
+        lg = logits.astype(np.float64)
+        for i in range(batch):
+            row = lg[i]
+            finite = np.isfinite(row)
+            m = row[finite].max() if finite.any() else 0.0
+            p = np.where(finite, np.exp(row - m), 0.0)
+            cdf = np.cumsum(p)
+            u = gen.random(n) * cdf[-1]
+            out[i] = np.minimum(np.searchsorted(cdf, u, side="right"), classes - 1)
+        return out
+    return multinomial
+
+
+@register_kernel("RandomGamma")
+def _random_gamma(op, ctx):
+    stream = _stream(op, ctx)
+    dtype = op.get_attr("T").as_numpy_dtype
+
+    def random_gamma(shape, alpha):
+        shape = _shape_arg(shape)
+        alpha = np.asarray(alpha, dtype=np.float64)
+        return stream.numpy_generator().standard_gamma(alpha, size=shape + alpha.shape).astype(dtype)
+    return random_gamma
+
+
+@register_kernel("RandomPoissonV2")
+def _random_poisson(op, ctx):
+    stream = _stream(op, ctx)
+    dtype = op.get_attr("dtype").as_numpy_dtype
+
+    def random_poisson(shape, lam):
+        shape = _shape_arg(shape)
+        lam = np.asarray(lam, dtype=np.float64)
+        return stream.numpy_generator().poisson(lam, size=shape + lam.shape).astype(dtype)
+    return random_poisson
+
+
+@register_kernel("OrthogonalInit")
+def _orthogonal(op, ctx):
+    stream = _stream(op, ctx)
+    shape = tuple(op.get_attr("shape").as_list())
+    dtype = op.get_attr("dtype").as_numpy_dtype
+    gain = op.get_attr("gain")
+    rows = int(np.prod(shape[:-1]))
+    cols = shape[-1]
+    flat = (cols, rows) if rows < cols else (rows, cols)
+
+    def orthogonal():
+        a = normal_values(stream, flat[0] * flat[1], np.float64).reshape(flat)
+        q, r = np.linalg.qr(a)
+        q *= np.sign(np.diag(r))
+        if rows < cols:
+            q = q.T
+        return (gain * q).reshape(shape).astype(dtype)
+    return orthogonal
