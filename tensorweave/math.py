@@ -1,3 +1,26 @@
 """The tf.math namespace."""
 
-__all__ = []
+from .ops.math_ops import (abs, accumulate_n, acos, add, add_n, argmax, argmin, asin, atan, atan2,  # noqa: F401,A004
+                           ceil, conj, cos, cosh, count_nonzero, cumprod, cumsum, divide, div_no_nan,
+                           equal, erf, exp, expm1, floor, floordiv, floormod, greater, greater_equal,
+                           imag, is_finite, is_inf, is_nan, less, less_equal, log, log1p, log_sigmoid,
+                           logical_and, logical_not, logical_or, logical_xor, maximum, minimum, multiply,
+                           negative, not_equal, pow, real, realdiv, reciprocal, reduce_all, reduce_any,
+                           reduce_euclidean_norm, reduce_logsumexp, reduce_max, reduce_mean, reduce_min,
+                           reduce_prod, reduce_sum, rint, round, rsqrt, saturate_cast, scalar_mul,
+                           segment_mean, segment_sum, sigmoid, sign, sin, sinh, sqrt, square,
+                           squared_difference, subtract, tan, tanh, truediv, truncatediv, truncatemod,
+                           unsorted_segment_sum)
+from .ops.math_ops import floormod as mod  # noqa: F401
+
+__all__ = ["abs", "accumulate_n", "acos", "add", "add_n", "argmax", "argmin", "asin", "atan", "atan2",
+           "ceil", "conj", "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "divide", "div_no_nan",
+           "equal", "erf", "exp", "expm1", "floor", "floordiv", "floormod", "greater", "greater_equal",
+           "imag", "is_finite", "is_inf", "is_nan", "less", "less_equal", "log", "log1p", "log_sigmoid",
+           "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod",
+           "multiply", "negative", "not_equal", "pow", "real", "realdiv", "reciprocal", "reduce_all",
+           "reduce_any", "reduce_euclidean_norm", "reduce_logsumexp", "reduce_max", "reduce_mean",
+           "reduce_min", "reduce_prod", "reduce_sum", "rint", "round", "rsqrt", "saturate_cast",
+           "scalar_mul", "segment_mean", "segment_sum", "sigmoid", "sign", "sin", "sinh", "sqrt",
+           "square", "squared_difference", "subtract", "tan", "tanh", "truediv", "truncatediv",
+           "truncatemod", "unsorted_segment_sum"]

@@ -1,0 +1,621 @@
+"""CPU kernels for math ops (NumPy).
+
+Elementwise kernels return NumPy ufuncs directly where the ufunc already has TF's semantics, so a
+step pays no extra Python frame for them. Reduction axes are bound at compile time when they are
+constant. Dtypes are kept: integer sums are summed in their own dtype (NumPy would widen int32 to
+int64), integer means are truncated toward zero like TF's.
+"""
+
+import numpy as np
+
+from ...framework import errors
+from ...framework.constant_op import constant_value
+from ..registry import register_kernel
+
+try:  # SciPy's erf is exact and vectorized; it is optional.
+    from scipy.special import erf as _erf
+except ImportError:  # pragma: no cover - depends on the environment
+    import math as _math
+    _erf_vec = np.vectorize(_math.erf, otypes=[np.float64])
+
+    def _erf(x):
+        return _erf_vec(x).astype(np.asarray(x).dtype)
+
+
+def _invalid(msg):
+    return errors.InvalidArgumentError(None, None, msg)
+
+
+def _is_int(op, i=0):
+    dt = op._inputs[i]._dtype.base_dtype
+    return dt.is_integer
+
+
+def _ufunc(op_type, fn):
+    @register_kernel(op_type)
+    def factory(op, ctx):
+        return fn
+    return factory
+
+
+# -- elementwise: ufuncs used as they are --------------------------------------------------------
+
+for _t, _f in [("Add", np.add), ("AddV2", np.add), ("Sub", np.subtract), ("Mul", np.multiply),
+               ("Maximum", np.maximum), ("Minimum", np.minimum), ("Neg", np.negative),
+               ("Abs", np.absolute), ("Sign", np.sign), ("Square", np.square), ("Sqrt", np.sqrt),
+               ("Exp", np.exp), ("Log", np.log), ("Log1p", np.log1p), ("Expm1", np.expm1),
+               ("Sin", np.sin), ("Cos", np.cos), ("Tan", np.tan), ("Asin", np.arcsin),
+               ("Acos", np.arccos), ("Atan", np.arctan), ("Atan2", np.arctan2), ("Sinh", np.sinh),
+               ("Cosh", np.cosh), ("Tanh", np.tanh), ("Floor", np.floor), ("Ceil", np.ceil),
+               ("Round", np.round), ("Rint", np.rint), ("IsNan", np.isnan), ("IsInf", np.isinf),
+               ("IsFinite", np.isfinite), ("Equal", np.equal), ("NotEqual", np.not_equal),
+               ("Less", np.less), ("LessEqual", np.less_equal), ("Greater", np.greater),
+               ("GreaterEqual", np.greater_equal), ("LogicalAnd", np.logical_and),
+               ("LogicalOr", np.logical_or), ("LogicalNot", np.logical_not), ("Conj", np.conjugate),
+               ("Real", np.real), ("Imag", np.imag), ("ComplexAbs", np.absolute)]:
+    _ufunc(_t, _f)
+
+
+@register_kernel("SquaredDifference")
+def _squared_difference(op, ctx):
+    def squared_difference(x, y):
+        d = np.subtract(x, y)
+        return np.multiply(d, d, out=d) if isinstance(d, np.ndarray) else d * d
+    return squared_difference
+
+
+@register_kernel("Rsqrt")
+def _rsqrt(op, ctx):
+    def rsqrt(x):
+        r = np.sqrt(x)
+        return np.reciprocal(r, out=r) if isinstance(r, np.ndarray) else np.reciprocal(r)
+    return rsqrt
+
+
+@register_kernel("Sigmoid")
+def _sigmoid(op, ctx):
+    one = op._inputs[0]._dtype.base_dtype.as_numpy_dtype(1)
+
+    def sigmoid(x):
+        e = np.exp(np.negative(x))
+        if isinstance(e, np.ndarray):
+            np.add(e, one, out=e)
+            return np.reciprocal(e, out=e)
+        return one / (one + e)
+    return sigmoid
+
+
+@register_kernel("Erf")
+def _erf_kernel(op, ctx):
+    dt = op._inputs[0]._dtype.base_dtype.as_numpy_dtype
+
+    def erf(x):
+        return np.asarray(_erf(x), dtype=dt)
+    return erf
+
+
+@register_kernel("Reciprocal")
+def _reciprocal(op, ctx):
+    if _is_int(op):
+        def reciprocal_int(x):
+            raise _invalid(f"No OpKernel was registered to support Op 'Reciprocal' used by {{{{node "
+                           f"{op.name}}}}} with these attrs: [T=DT_{op._inputs[0].dtype.name.upper()}]")
+        return reciprocal_int
+    return np.reciprocal
+
+
+# -- gradient helper ops (TF's TanhGrad etc.: one kernel instead of a chain of ops) ----------------
+
+@register_kernel("TanhGrad")
+def _tanh_grad(op, ctx):
+    one = op._inputs[0]._dtype.base_dtype.as_numpy_dtype(1)
+
+    def tanh_grad(y, dy):
+        return dy * (one - y * y)
+    return tanh_grad
+
+
+@register_kernel("SigmoidGrad")
+def _sigmoid_grad(op, ctx):
+    one = op._inputs[0]._dtype.base_dtype.as_numpy_dtype(1)
+
+    def sigmoid_grad(y, dy):
+        return dy * (y * (one - y))
+    return sigmoid_grad
+
+
+@register_kernel("SqrtGrad")
+def _sqrt_grad(op, ctx):
+    half = op._inputs[0]._dtype.base_dtype.as_numpy_dtype(0.5)
+
+    def sqrt_grad(y, dy):
+        return dy * half / y
+    return sqrt_grad
+
+
+@register_kernel("RsqrtGrad")
+def _rsqrt_grad(op, ctx):
+    c = op._inputs[0]._dtype.base_dtype.as_numpy_dtype(-0.5)
+
+    def rsqrt_grad(y, dy):
+        return dy * (c * y * y * y)
+    return rsqrt_grad
+
+
+@register_kernel("ReciprocalGrad")
+def _reciprocal_grad(op, ctx):
+    def reciprocal_grad(y, dy):
+        return np.negative(dy * (y * y))
+    return reciprocal_grad
+
+
+# -- division ------------------------------------------------------------------------------------
+
+_DIV0 = "Integer division by zero"
+
+
+@register_kernel("RealDiv")
+def _realdiv(op, ctx):
+    if _is_int(op):
+        def realdiv_int(x, y):
+            raise _invalid(f"No OpKernel was registered to support Op 'RealDiv' used by {{{{node "
+                           f"{op.name}}}}} with these attrs: [T=DT_{op._inputs[0].dtype.name.upper()}]")
+        return realdiv_int
+    return np.true_divide
+
+
+@register_kernel("DivNoNan")
+def _div_no_nan(op, ctx):
+    def div_no_nan(x, y):
+        out = np.true_divide(x, y)
+        zero = np.equal(y, 0)
+        if zero.any():
+            out = np.where(zero, out.dtype.type(0), out)
+        return out
+    return div_no_nan
+
+
+@register_kernel("FloorDiv")
+def _floordiv(op, ctx):
+    if _is_int(op):
+        def floordiv_int(x, y):
+            if not np.all(y):
+                raise _invalid(_DIV0)
+            return np.floor_divide(x, y)
+        return floordiv_int
+    return np.floor_divide
+
+
+@register_kernel("FloorMod")
+def _floormod(op, ctx):
+    if _is_int(op):
+        def floormod_int(x, y):
+            if not np.all(y):
+                raise _invalid(_DIV0)
+            return np.mod(x, y)
+        return floormod_int
+    return np.mod
+
+
+@register_kernel("TruncateDiv")
+def _truncatediv(op, ctx):
+    if _is_int(op):
+        def truncatediv_int(x, y):
+            if not np.all(y):
+                raise _invalid(_DIV0)
+            q = np.floor_divide(x, y)
+            # floor and truncation differ where the signs differ and there is a remainder
+            fix = (np.mod(x, y) != 0) & ((np.less(x, 0)) != (np.less(y, 0)))
+            return q + fix.astype(q.dtype) if np.ndim(q) else q.dtype.type(q + fix)
+        return truncatediv_int
+
+    def truncatediv(x, y):
+        return np.trunc(np.true_divide(x, y))
+    return truncatediv
+
+
+@register_kernel("TruncateMod")
+def _truncatemod(op, ctx):
+    if _is_int(op):
+        def truncatemod_int(x, y):
+            if not np.all(y):
+                raise _invalid(_DIV0)
+            return np.fmod(x, y)
+        return truncatemod_int
+    return np.fmod
+
+
+@register_kernel("Pow")
+def _pow(op, ctx):
+    if _is_int(op):
+        def pow_int(x, y):
+            if np.any(np.less(y, 0)):
+                raise _invalid("Integers to negative integer powers are not allowed")
+            return np.power(x, y)
+        return pow_int
+    return np.power
+
+
+# -- n-ary, casts, clipping ----------------------------------------------------------------------
+
+@register_kernel("AddN")
+def _add_n(op, ctx):
+    n = len(op._inputs)
+    if n == 2:
+        return np.add
+
+    def add_n(*xs):
+        out = np.add(xs[0], xs[1])
+        if not isinstance(out, np.ndarray):
+            for x in xs[2:]:
+                out = out + x
+            return out
+        for x in xs[2:]:
+            if out.shape == np.shape(x):
+                np.add(out, x, out=out)
+            else:
+                out = np.add(out, x)
+        return out
+    return add_n
+
+
+@register_kernel("Cast")
+def _cast(op, ctx):
+    src = op._attrs["SrcT"]
+    dst = op._attrs["DstT"].as_numpy_dtype
+    if src.base_dtype.name == "string" and dst is not object:
+        name = op._attrs["DstT"].name
+
+        def cast_string(x):
+            raise errors.UnimplementedError(None, None, f"Cast string to {name} is not supported")
+        return cast_string
+    if dst is np.bool_:
+        def cast_bool(x):
+            return np.not_equal(x, 0)
+        return cast_bool
+
+    def cast(x):
+        return np.asarray(x).astype(dst)
+    return cast
+
+
+@register_kernel("ClipByValue")
+def _clip_by_value(op, ctx):
+    def clip_by_value(x, lo, hi):
+        return np.minimum(np.maximum(x, lo), hi)
+    return clip_by_value
+
+
+@register_kernel("BroadcastGradientArgs")
+def _broadcast_gradient_args(op, ctx):
+    def broadcast_gradient_args(s0, s1):
+        s0 = [int(d) for d in np.asarray(s0).reshape(-1)]
+        s1 = [int(d) for d in np.asarray(s1).reshape(-1)]
+        n = max(len(s0), len(s1))
+        a = [1] * (n - len(s0)) + s0
+        b = [1] * (n - len(s1)) + s1
+        r0, r1 = [], []
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x == y:
+                if x == 1:
+                    r0.append(i)
+                    r1.append(i)
+                continue
+            if x == 1:
+                r0.append(i)
+            elif y == 1:
+                r1.append(i)
+            else:
+                raise _invalid(f"Incompatible shapes: [{','.join(map(str, s0))}] vs. "
+                               f"[{','.join(map(str, s1))}]")
+        dt = np.asarray(s0).dtype if s0 else np.int32
+        return np.asarray(r0, dtype=op._outputs[0]._dtype.as_numpy_dtype), \
+            np.asarray(r1, dtype=op._outputs[1]._dtype.as_numpy_dtype)
+    return broadcast_gradient_args
+
+
+# -- matmul --------------------------------------------------------------------------------------
+
+def _dims(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+@register_kernel("MatMul")
+def _matmul(op, ctx):
+    ta, tb = op._attrs["transpose_a"], op._attrs["transpose_b"]
+
+    def matmul(a, b):
+        try:
+            return np.matmul(a.T if ta else a, b.T if tb else b)
+        except ValueError:
+            raise _invalid(f"Matrix size-incompatible: In[0]: {_dims(a.shape)}, In[1]: {_dims(b.shape)}") \
+                from None
+
+    if not ta and not tb:
+        def matmul_nn(a, b):
+            try:
+                return np.matmul(a, b)
+            except ValueError:
+                raise _invalid(f"Matrix size-incompatible: In[0]: {_dims(a.shape)}, In[1]: "
+                               f"{_dims(b.shape)}") from None
+        return matmul_nn
+    return matmul
+
+
+@register_kernel("BatchMatMulV2")
+def _batch_matmul(op, ctx):
+    ax, ay = op._attrs["adj_x"], op._attrs["adj_y"]
+    cplx = op._inputs[0]._dtype.is_complex
+
+    def adj(t):
+        t = np.swapaxes(t, -1, -2)
+        return np.conj(t) if cplx else t
+
+    def batch_matmul(x, y):
+        try:
+            return np.matmul(adj(x) if ax else x, adj(y) if ay else y)
+        except ValueError:
+            if x.shape[-1 if not ax else -2] != y.shape[-2 if not ay else -1]:
+                raise _invalid(f"Matrix size-incompatible: In[0]: {_dims(x.shape)}, In[1]: "
+                               f"{_dims(y.shape)}") from None
+            raise _invalid(f"In[0] and In[1] must have compatible batch dimensions: {_dims(x.shape)} vs. "
+                           f"{_dims(y.shape)}") from None
+    return batch_matmul
+
+
+@register_kernel("Einsum")
+def _einsum(op, ctx):
+    eq = op._attrs["equation"].replace(" ", "")
+    optimize = len(op._inputs) > 2
+
+    def einsum(*xs):
+        return np.einsum(eq, *xs, optimize=optimize)
+    return einsum
+
+
+# -- reductions ----------------------------------------------------------------------------------
+
+def _static_axes(op):
+    """The reduction axes as a sorted tuple of non-negative ints when known at compile time."""
+    axes = constant_value(op._inputs[1])
+    ndims = op._inputs[0]._shape.ndims
+    if axes is None or ndims is None:
+        return None
+    return tuple(sorted({int(a) % ndims if ndims else int(a) for a in np.asarray(axes).reshape(-1)}))
+
+
+def _runtime_axes(x, axes):
+    n = np.ndim(x)
+    out = set()
+    for a in np.asarray(axes).reshape(-1).tolist():
+        if not -n <= a < n:
+            raise _invalid(f"Invalid reduction dimension ({a} for input with {n} dimension(s)")
+        out.add(a % n)
+    return tuple(sorted(out))
+
+
+def _reduction(op_type, make):
+    """make(axes, keep, dtype) -> fn(x) computing the reduction with bound axes."""
+    @register_kernel(op_type)
+    def factory(op, ctx):
+        keep = op._attrs["keep_dims"]
+        dt = op._outputs[0]._dtype.base_dtype.as_numpy_dtype
+        axes = _static_axes(op)
+        if axes is not None:
+            fn = make(axes, keep, dt)
+
+            def reduce_static(x, _axes):
+                return fn(x)
+            return reduce_static
+
+        def reduce_dynamic(x, a):
+            return make(_runtime_axes(x, a), keep, dt)(x)
+        return reduce_dynamic
+    return factory
+
+
+def _sum(axes, keep, dt):
+    def f(x):
+        return np.sum(x, axis=axes, dtype=dt, keepdims=keep)
+    return f
+
+
+def _prod(axes, keep, dt):
+    def f(x):
+        return np.prod(x, axis=axes, dtype=dt, keepdims=keep)
+    return f
+
+
+def _mean(axes, keep, dt):
+    if np.issubdtype(dt, np.integer):
+        def mean_int(x):
+            x = np.asarray(x)
+            s = np.sum(x, axis=axes, dtype=np.int64, keepdims=keep)
+            n = int(np.prod([x.shape[a] for a in axes])) if axes else 1
+            if n == 0:
+                return np.zeros(np.shape(s), dtype=dt)
+            q = np.abs(s) // n
+            return np.asarray(np.where(s < 0, -q, q), dtype=dt)
+        return mean_int
+
+    def mean(x):
+        return np.mean(x, axis=axes, dtype=dt, keepdims=keep)
+    return mean
+
+
+def _extreme(np_fn, initial_of):
+    def make(axes, keep, dt):
+        init = initial_of(dt)
+
+        def f(x):
+            if np.size(x):
+                return np_fn(x, axis=axes, keepdims=keep)
+            return np_fn(x, axis=axes, keepdims=keep, initial=init)
+        return f
+    return make
+
+
+def _lowest(dt):
+    return -np.inf if np.issubdtype(dt, np.floating) else np.iinfo(dt).min
+
+
+def _highest(dt):
+    return np.inf if np.issubdtype(dt, np.floating) else np.iinfo(dt).max
+
+
+def _any(axes, keep, dt):
+    def f(x):
+        return np.any(x, axis=axes, keepdims=keep)
+    return f
+
+
+def _all(axes, keep, dt):
+    def f(x):
+        return np.all(x, axis=axes, keepdims=keep)
+    return f
+
+
+def _euclidean(axes, keep, dt):
+    def f(x):
+        return np.sqrt(np.sum(np.square(x), axis=axes, dtype=dt, keepdims=keep))
+    return f
+
+
+_reduction("Sum", _sum)
+_reduction("Prod", _prod)
+_reduction("Mean", _mean)
+_reduction("Max", _extreme(np.max, _lowest))
+_reduction("Min", _extreme(np.min, _highest))
+_reduction("Any", _any)
+_reduction("All", _all)
+_reduction("EuclideanNorm", _euclidean)
+
+
+def _arg_kernel(op_type, np_fn):
+    @register_kernel(op_type)
+    def factory(op, ctx):
+        out = op._outputs[0]._dtype.as_numpy_dtype
+
+        def arg(x, axis):
+            x = np.asarray(x)
+            n = x.ndim
+            a = int(np.asarray(axis).reshape(-1)[0])
+            if not -max(n, 1) <= a < max(n, 1):
+                raise _invalid(f"Expected dimension in the range [{-n}, {n}), but got {a}")
+            if n == 0:
+                return out(0)
+            if x.shape[a] == 0:
+                raise _invalid(f"Reduction axis {a % n} is empty in shape {_dims(x.shape)}")
+            return np_fn(x, axis=a).astype(out, copy=False)
+        return arg
+    return factory
+
+
+_arg_kernel("ArgMax", np.argmax)
+_arg_kernel("ArgMin", np.argmin)
+
+
+# -- scans ---------------------------------------------------------------------------------------
+
+def _scan_kernel(op_type, np_fn, identity):
+    @register_kernel(op_type)
+    def factory(op, ctx):
+        exclusive, reverse = op._attrs["exclusive"], op._attrs["reverse"]
+        dt = op._outputs[0]._dtype.as_numpy_dtype
+
+        def scan(x, axis):
+            x = np.asarray(x)
+            n = x.ndim
+            a = int(axis)
+            if not -n <= a < n:
+                raise _invalid(f"ScanOp: Expected scan axis in the range [{-n}, {n}), but got {a}")
+            a %= n
+            if reverse:
+                x = np.flip(x, a)
+            out = np_fn(x, axis=a, dtype=dt)
+            if exclusive:
+                sl = [slice(None)] * n
+                sl[a] = slice(0, -1)
+                shifted = np.empty_like(out)
+                first = [slice(None)] * n
+                first[a] = slice(0, 1)
+                shifted[tuple(first)] = identity
+                rest = [slice(None)] * n
+                rest[a] = slice(1, None)
+                shifted[tuple(rest)] = out[tuple(sl)]
+                out = shifted
+            if reverse:
+                out = np.flip(out, a)
+            return np.ascontiguousarray(out)
+        return scan
+    return factory
+
+
+_scan_kernel("Cumsum", np.cumsum, 0)
+_scan_kernel("Cumprod", np.cumprod, 1)
+
+
+# -- segments ------------------------------------------------------------------------------------
+
+@register_kernel("UnsortedSegmentSum")
+def _unsorted_segment_sum(op, ctx):
+    def unsorted_segment_sum(data, ids, num_segments):
+        data = np.asarray(data)
+        ids = np.asarray(ids)
+        n = int(num_segments)
+        k = ids.ndim
+        if data.shape[:k] != ids.shape:
+            raise _invalid(f"data.shape = {_dims(data.shape)} does not start with segment_ids.shape = "
+                           f"{_dims(ids.shape)}")
+        out = np.zeros((n,) + data.shape[k:], dtype=data.dtype)
+        flat_ids = ids.reshape(-1)
+        flat = data.reshape((-1,) + data.shape[k:])
+        bad = flat_ids >= n
+        if bad.any():
+            j = int(np.argmax(bad))
+            idx = np.unravel_index(j, ids.shape) if k else ()
+            raise _invalid(f"segment_ids[{','.join(map(str, idx))}] = {flat_ids[j]} is out of range [0, {n})")
+        keep = flat_ids >= 0
+        if not keep.all():
+            flat_ids, flat = flat_ids[keep], flat[keep]
+        if flat.ndim == 1 and data.dtype.kind == "f":
+            out[:] = np.bincount(flat_ids, weights=flat, minlength=n)[:n].astype(data.dtype)
+        else:
+            np.add.at(out, flat_ids, flat)
+        return out
+    return unsorted_segment_sum
+
+
+def _check_sorted(ids):
+    if ids.size and (np.any(np.diff(ids) < 0) or ids[0] < 0):
+        raise _invalid("segment ids are not increasing" if ids[0] >= 0 else
+                       f"segment ids must be >= 0")
+
+
+@register_kernel("SegmentSum")
+def _segment_sum(op, ctx):
+    def segment_sum(data, ids):
+        data, ids = np.asarray(data), np.asarray(ids)
+        _check_sorted(ids)
+        n = int(ids[-1]) + 1 if ids.size else 0
+        out = np.zeros((n,) + data.shape[1:], dtype=data.dtype)
+        np.add.at(out, ids, data)
+        return out
+    return segment_sum
+
+
+@register_kernel("SegmentMean")
+def _segment_mean(op, ctx):
+    def segment_mean(data, ids):
+        data, ids = np.asarray(data), np.asarray(ids)
+        _check_sorted(ids)
+        n = int(ids[-1]) + 1 if ids.size else 0
+        out = np.zeros((n,) + data.shape[1:], dtype=data.dtype if data.dtype.kind != "i" else np.int64)
+        np.add.at(out, ids, data)
+        counts = np.bincount(ids, minlength=n).reshape((n,) + (1,) * (data.ndim - 1))
+        safe = np.maximum(counts, 1)
+        if data.dtype.kind in "iu":
+            q = np.abs(out) // safe
+            return np.where(out < 0, -q, q).astype(data.dtype)
+        return (out / safe).astype(data.dtype)
+    return segment_mean
