@@ -218,15 +218,14 @@ def _pwd_grad(op, grad):
 
 def placeholder_with_default(input, shape, name=None):
     """A placeholder that passes `input` through when it is not fed."""
-    input = _to_tensor(input, name="input") if not isinstance(input, Tensor) else input
     shape = as_shape(shape)
-    if not shape.is_compatible_with(input.shape):
-        raise ValueError(f"Shapes {input.shape} and {shape} are incompatible")
     g = _graph()
     with g.name_scope(name or "PlaceholderWithDefault") as scope:
-        pass
-    return apply_op("PlaceholderWithDefault", [input], [input.dtype.base_dtype],
-                    scope, attrs={"dtype": input.dtype.base_dtype, "shape": shape})
+        input = _to_tensor(input, name="input")
+        if not shape.is_compatible_with(input.shape):
+            raise ValueError(f"Shapes {input.shape} and {shape} are incompatible")
+        return apply_op("PlaceholderWithDefault", [input], [input.dtype.base_dtype],
+                        scope, attrs={"dtype": input.dtype.base_dtype, "shape": shape})
 
 
 registry.register_op("Identity", shape_fn=unchanged_shape)
