@@ -1,3 +1,20 @@
-"""The tf.train namespace."""
+"""The tf.train namespace: optimizers, learning-rate schedules and the global step."""
 
-__all__ = []
+from .optimizer import Optimizer
+from .gradient_descent import GradientDescentOptimizer
+from .momentum import MomentumOptimizer
+from .adagrad import AdagradOptimizer
+from .rmsprop import RMSPropOptimizer
+from .adam import AdamOptimizer
+from .adadelta import AdadeltaOptimizer
+from .learning_rate_decay import (cosine_decay, cosine_decay_restarts, exponential_decay, inverse_time_decay,
+                                  linear_cosine_decay, natural_exp_decay, piecewise_constant, polynomial_decay)
+from .training_util import (assert_global_step, create_global_step, get_global_step, get_or_create_global_step,
+                            global_step)
+
+__all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdagradOptimizer",
+           "RMSPropOptimizer", "AdamOptimizer", "AdadeltaOptimizer",
+           "exponential_decay", "piecewise_constant", "polynomial_decay", "natural_exp_decay",
+           "inverse_time_decay", "cosine_decay", "cosine_decay_restarts", "linear_cosine_decay",
+           "global_step", "get_global_step", "create_global_step", "get_or_create_global_step",
+           "assert_global_step"]

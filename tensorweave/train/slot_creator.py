@@ -1,0 +1,87 @@
+"""Slot variables: per-variable optimizer state ("w/Momentum", "w/Adam_1", ...), made like TF1's
+`slot_creator`: named `<primary op name>/<optimizer name>` (uniquified: `w/RMSProp_1`) under the
+current variable scope but outside any name scope, created with zeros (or the given initializer),
+non-trainable, in GLOBAL_VARIABLES, colocated with the primary variable, and initialized outside
+any control-dependency context.
+"""
+
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework.graph import Tensor
+
+__all__ = ["create_slot", "create_slot_with_initializer", "create_zeros_slot"]
+
+_SMALL = 1000  # below this many elements a filled initial value is a Const, above it a Fill
+
+
+def _variable_scope_name():
+    try:
+        from ..ops import variable_scope as vs
+        get = getattr(vs, "get_variable_scope", None)
+        return get().name if get is not None else ""
+    except Exception:  # noqa: BLE001 - no variable scopes yet: slots go at the top level
+        return ""
+
+
+def _primary_name(primary):
+    return primary.op.name
+
+
+def _make_slot_variable(primary, name, initial_value, dtype, validate_shape=True):
+    from ..ops import variables
+    g = primary.graph
+    scope = _variable_scope_name()
+    base = f"{scope}/{_primary_name(primary)}/{name}" if scope else f"{_primary_name(primary)}/{name}"
+    with g.as_default(), g.control_dependencies(None), g.name_scope(""):
+        unique = g.unique_name(base, mark_as_used=True)
+        with g.colocate_with(primary.op):
+            return variables.Variable(initial_value=initial_value, trainable=False, name=unique + "/",
+                                      dtype=dtype, validate_shape=validate_shape)
+
+
+def _filled(shape, dtype, value, name):
+    from ..framework.constant_op import constant
+    from ..ops import array_ops
+    dims = shape.as_list()
+    if int(np.prod(dims)) < _SMALL:
+        return constant(np.full(dims, value, dtype=dtype.as_numpy_dtype), dtype=dtype, name=name)
+    return array_ops.fill(dims, np.asarray(value, dtype=dtype.as_numpy_dtype), name=name)
+
+
+def create_slot(primary, val, name, colocate_with_primary=True):
+    """A slot variable for `primary` initialized to the tensor `val`."""
+    validate_shape = val.get_shape().is_fully_defined()
+    return _make_slot_variable(primary, name, val, val.dtype.base_dtype, validate_shape)
+
+
+def create_slot_with_initializer(primary, initializer, shape, dtype, name, colocate_with_primary=True):
+    """A slot variable for `primary` of `shape`/`dtype`, initialized by `initializer(shape, dtype)`."""
+    dtype = _dtypes.as_dtype(dtype).base_dtype
+    return _make_slot_variable(primary, name, lambda: initializer(shape, dtype=dtype), dtype,
+                               shape.is_fully_defined())
+
+
+def create_zeros_slot(primary, name, dtype=None, colocate_with_primary=True):
+    """A slot variable for `primary`, of its shape and dtype, initialized to zeros."""
+    if dtype is None:
+        dtype = primary.dtype
+    dtype = _dtypes.as_dtype(dtype).base_dtype
+    shape = primary.get_shape()
+    if shape.is_fully_defined():
+        return create_slot_with_initializer(primary, constant_initializer(0, "zeros"), shape, dtype, name)
+    from ..ops import array_ops
+    ref = primary.initialized_value() if hasattr(primary, "initialized_value") else primary
+    val = array_ops.zeros(array_ops.shape(ref), dtype=dtype)
+    return create_slot(primary, val, name)
+
+
+def constant_initializer(value, op_name="Const"):
+    """initializer(shape, dtype) filling `value` (a Const, or a Fill for large shapes)."""
+    def init(shape, dtype=_dtypes.float32, partition_info=None):
+        return _filled(shape, _dtypes.as_dtype(dtype).base_dtype, value, op_name)
+    return init
+
+
+def is_tensor(x):
+    return isinstance(x, Tensor)
