@@ -1141,6 +1141,8 @@ def _gather_grad(op, grad):
     if axis is None or n is None:
         raise LookupError("Gradient of tf.gather needs a static axis and params rank in tensorweave")
     # Dense gradient (like TF for axis != 0): move `axis` to the front, scatter-add rows back.
+    params_shape = shape(params, out_type=_base(indices))
+    indices_size = expand_dims(size(indices, out_type=_base(indices)), 0)
     outer, inner = params_shape[:axis], params_shape[axis + 1:]
     values = reshape(grad, concat([outer, indices_size, inner], 0))
     perm = [axis] + list(_builtin_range(axis)) + list(_builtin_range(axis + 1, n))
