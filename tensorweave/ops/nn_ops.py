@@ -624,10 +624,9 @@ def weighted_cross_entropy_with_logits(labels=None, logits=None, pos_weight=None
         logits = convert_to_tensor(logits, name="logits")
         labels = convert_to_tensor(labels, name="labels", dtype=logits.dtype.base_dtype)
         _check_same_shape(labels, logits)
-        log_weight = m.add(1.0, m.multiply(m.subtract(pos_weight, 1.0), labels))
-        return m.add(m.multiply(m.subtract(1.0, labels), logits),
-                     m.multiply(log_weight, m.add(m.log1p(m.exp(m.negative(m.abs(logits)))),
-                                                  relu(m.negative(logits)))), name=name)
+        log_weight = 1 + (pos_weight - 1) * labels
+        return m.add((1 - labels) * logits,
+                     log_weight * (m.log1p(m.exp(-m.abs(logits))) + relu(-logits)), name=name)
 
 
 def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
@@ -641,10 +640,7 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
                              f"{targets.shape})")
         result = m.subtract(m.exp(log_input), m.multiply(log_input, targets))
         if compute_full_loss:
-            point_five = 0.5
-            two_pi = 2 * np.pi
-            stirling = m.add(m.subtract(m.multiply(targets, m.log(targets)), targets),
-                             m.multiply(point_five, m.log(m.multiply(two_pi, targets))))
+            stirling = targets * m.log(targets) - targets + 0.5 * m.log(2 * np.pi * targets)
             ones = a.ones_like(targets)
             zeros = a.zeros_like(targets)
             cond = m.logical_and(m.greater_equal(targets, zeros), m.less_equal(targets, ones))
@@ -737,7 +733,8 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     with name_scope(name, "l2_normalize", [x]) as name:
         x = convert_to_tensor(x, name="x")
         square_sum = m.reduce_sum(m.square(x), axis, keepdims=True)
-        x_inv_norm = m.rsqrt(m.maximum(square_sum, epsilon))
+        x_inv_norm = m.rsqrt(m.maximum(square_sum, convert_to_tensor(
+            np.asarray(epsilon, x.dtype.base_dtype.as_numpy_dtype))))
         return m.multiply(x, x_inv_norm, name=name)
 
 

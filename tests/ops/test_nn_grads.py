@@ -68,9 +68,13 @@ def test_softmax_cross_entropy_gradients():
     check_gradients(lambda l, x: tf.nn.softmax_cross_entropy_with_logits_v2(labels=l, logits=x), [lab, x])
     # TF1 version: w.r.t. logits only (labels are stopped)
     check_gradients(lambda l, x: tf.nn.softmax_cross_entropy_with_logits(labels=l, logits=x), [lab, x], wrt=[1])
+    # Like TF's kernel, the backprop is softmax - labels: exact for labels that sum to 1.
     x3 = rng.standard_normal((2, 3, 4))
     l3 = rng.rand(2, 3, 4)
-    check_gradients(lambda l, x: tf.nn.softmax_cross_entropy_with_logits_v2(labels=l, logits=x, axis=1), [l3, x3])
+    check_gradients(lambda l, x: tf.nn.softmax_cross_entropy_with_logits_v2(labels=l, logits=x),
+                    [l3 / l3.sum(-1, keepdims=True), x3])
+    check_gradients(lambda l, x: tf.nn.softmax_cross_entropy_with_logits_v2(labels=l, logits=x, axis=1),
+                    [l3 / l3.sum(1, keepdims=True), x3])
 
 
 def test_sparse_softmax_cross_entropy_gradients():
@@ -111,6 +115,7 @@ def test_second_derivatives():
 def test_cross_entropy_second_derivative():
     x = rng.standard_normal((3, 4))
     lab = rng.rand(3, 4)
+    lab /= lab.sum(1, keepdims=True)
 
     def build(x):
         y = tf.nn.softmax_cross_entropy_with_logits_v2(labels=tf.constant(lab), logits=x)
