@@ -124,7 +124,7 @@ def _convert(op_type, arg, value, kind, dtype):
             raise TypeError(f"'{op_type}' Op requires that input '{arg}' be a mutable tensor "
                             "(e.g.: a tf.Variable)")
     elif kind == "indices":
-        t = value if isinstance(value, Tensor) else convert_to_tensor(value, name=arg, preferred_dtype=_dtypes.int32)
+        t = value if isinstance(value, Tensor) else convert_to_tensor(value, name=arg)
         if t.dtype.base_dtype not in (_dtypes.int32, _dtypes.int64):
             raise TypeError(f"Value passed to parameter '{arg}' has DataType {t.dtype.base_dtype.name} not in "
                             "list of allowed values: int32, int64")
