@@ -243,7 +243,8 @@ def compile_plan(fetches, feeds, ctx):
 
     def input_expr(op, idx, t):
         e = expr[t]
-        if t._dtype._is_ref_dtype and idx not in op._op_def.ref_inputs:
+        # A fed reference tensor (feed_dict={v: value}) carries the fed array, not a cell.
+        if t._dtype._is_ref_dtype and idx not in op._op_def.ref_inputs and t not in fed:
             return f"_deref({e})"
         return e
 
