@@ -746,7 +746,7 @@ def _sigmoid_grad_grad(op, grad):
 def _sqrt_grad_grad(op, grad):
     y, dy = op._inputs
     ga = grad / y
-    return [negative(ga) * op.outputs[0] / y, constant(0.5, dtype=y.dtype.base_dtype) * ga]
+    return [negative(ga) * op.outputs[0], constant(0.5, dtype=y.dtype.base_dtype) * ga]
 
 
 @registry.register_gradient("RsqrtGrad")

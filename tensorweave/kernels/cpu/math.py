@@ -439,6 +439,8 @@ def _mean(axes, keep, dt):
         return mean_int
 
     def mean(x):
+        if np.size(x) == 0:  # NaN like TF, without NumPy's "Mean of empty slice" warning
+            return np.true_divide(np.sum(x, axis=axes, dtype=dt, keepdims=keep), dt(0))
         return np.mean(x, axis=axes, dtype=dt, keepdims=keep)
     return mean
 
