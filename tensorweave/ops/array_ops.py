@@ -139,11 +139,7 @@ def _partial_dims(t):
         s = op.inputs[0].shape
         return None if s.ndims is None else s.as_list()
     if op.type == "Pack" and op.get_attr("axis") == 0:
-        out = []
-        for inp in op.inputs:
-            v = constant_value(inp)
-            out.append(int(v) if v is not None and np.ndim(v) == 0 else None)
-        return out
+        return [_scalar_dim(inp) for inp in op.inputs]
     if op.type == "ConcatV2":
         out = []
         for inp in op.inputs[:-1]:
@@ -163,6 +159,22 @@ def _partial_dims(t):
             return src.as_list()[sl]
     n = t.shape[0].value if t.shape.ndims == 1 else None
     return None if n is None else [None] * n
+
+
+def _scalar_dim(t):
+    """A scalar int tensor's static value; also one dimension of a partially known shape,
+    `tf.shape(x)[i]`, when x.shape[i] is known. None if unknown."""
+    v = constant_value(t)
+    if v is not None:
+        return int(v) if np.ndim(v) == 0 else None
+    op = t.op
+    if op.type == "StridedSlice" and op.get_attr("shrink_axis_mask") == 1 and op.inputs[0].op.type == "Shape" \
+            and not (op.get_attr("ellipsis_mask") or op.get_attr("new_axis_mask")):
+        src = op.inputs[0].op.inputs[0].shape
+        b = constant_value(op.inputs[1])
+        if src.ndims is not None and b is not None and np.size(b) == 1 and -src.ndims <= int(b[0]) < src.ndims:
+            return src[int(b[0])].value
+    return None
 
 
 def _shape_from_tensor(t):
@@ -1582,7 +1594,7 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
 
 
 def _check_index(idx):
-    if isinstance(idx, (numbers.Integral, np.integer)) and not isinstance(idx, (bool, np.bool_)):
+    if isinstance(idx, (numbers.Integral, np.integer, Dimension)) and not isinstance(idx, (bool, np.bool_)):
         return
     if isinstance(idx, Tensor) and _base(idx) in _INDEX_TYPES and idx.shape.ndims in (None, 0):
         return
@@ -1592,15 +1604,30 @@ def _check_index(idx):
 
 def _slice_helper(tensor, slice_spec, var=None):
     """`Tensor.__getitem__`: TF's basic indexing (ints, slices, `...`, tf.newaxis, scalar tensors)."""
-    if isinstance(slice_spec, bool) or isinstance(slice_spec, Tensor) and _base(slice_spec) is _dtypes.bool:
+    if isinstance(slice_spec, bool) or isinstance(slice_spec, Tensor) and _base(slice_spec) is _dtypes.bool \
+            or isinstance(slice_spec, np.ndarray) and slice_spec.dtype == np.bool_:
         return boolean_mask(tensor=tensor, mask=slice_spec)
     if not isinstance(slice_spec, (list, tuple)):
         slice_spec = [slice_spec]
     begin, end, strides = [], [], []
     bm = em = elm = nm = sm = 0
+    def undefined(v):  # a Dimension of unknown size counts as an omitted bound (TF1)
+        return v is None or isinstance(v, Dimension) and v.value is None
+
+    def value(v):
+        return v.value if isinstance(v, Dimension) else v
+
     for index, s in enumerate(slice_spec):
         bit = 1 << index
+        if isinstance(s, Dimension):
+            s = s.value
+            if s is None:
+                raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+                                "tf.int32/tf.int64 tensors are valid indices, got ?")
         if isinstance(s, _builtin_slice):
+            s = _builtin_slice(None if undefined(s.start) else value(s.start),
+                               None if undefined(s.stop) else value(s.stop),
+                               None if undefined(s.step) else value(s.step))
             if s.start is not None:
                 _check_index(s.start)
                 begin.append(s.start)

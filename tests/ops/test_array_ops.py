@@ -637,3 +637,20 @@ def test_kernels_do_not_modify_inputs_and_views_are_safe():
         a[0] = 100.
         b[0, 0] = 100.
         np.testing.assert_array_equal(s.run(c), X23)
+
+
+def test_static_shapes_through_partial_shape_computations():
+    x = tf.placeholder(tf.float32, [5, None, 4])
+    # TF: (5, ?) and (5, 4, ?)
+    assert tf.reshape(x, [tf.shape(x)[0], -1]).shape.as_list() == [5, None]
+    assert tf.reshape(x, tf.stack([tf.shape(x)[0], tf.shape(x)[2], -1])).shape.as_list() == [5, 4, None]
+    assert tf.reshape(x, tf.concat([tf.shape(x)[:1], [-1]], 0)).shape.as_list() == [5, None]
+    assert tf.zeros(tf.shape(x)).shape.as_list() == [5, None, 4]
+    assert tf.fill(tf.stack([tf.shape(x)[2], 3]), 1.0).shape.as_list() == [4, 3]
+    assert x[:x.shape[0]].shape.as_list() == [5, None, 4]  # TF: Dimensions are valid bounds
+    assert x[np.array([True, False, True, True, False])].shape.as_list() == [None, None, 4]
+    # Fully known shapes fold to constants, so shape arithmetic has static values.
+    y = tf.placeholder(tf.float32, [2, 3, 4])
+    assert tf.reshape(y, [-1, tf.shape(y)[2]]).shape.as_list() == [6, 4]
+    assert tf.range(tf.size(y)).shape.as_list() == [24]
+    assert tf.concat([tf.shape(y), [1]], 0).shape.as_list() == [4]
