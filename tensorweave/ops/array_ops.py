@@ -1252,8 +1252,7 @@ def _tile_shape(op):
     if mult is None:
         return [unknown_shape(n)]
     if n is not None and len(mult) != n:
-        raise ValueError(f"Shape must be rank {n} but is rank {len(mult)}" if False else
-                         f"Dimension must be {n} but is {len(mult)}")
+        raise ValueError(f"Shape must be rank {n} but is rank {len(mult)}")  # TF's message
     if n is None:
         return [unknown_shape(len(mult))]
     return [TensorShape([None if d is None or k is None else d * k for d, k in zip(x.shape.as_list(), mult)])]
@@ -1389,8 +1388,7 @@ def _slice_shape(op):
     for i, (d, bi, si) in enumerate(zip(dims, b, sz)):
         if si is not None and si >= 0:
             if d is not None and bi is not None and bi + si > d:
-                raise ValueError(f"Slice size {si} at dimension {i} exceeds the input size {d}" if False else
-                                 f"Dimension {i} in both shapes must be equal, but are {d} and {bi + si}")
+                raise ValueError(f"Dimension {i} in both shapes must be equal, but are {d} and {bi + si}")
             out.append(si)
         elif si == -1 and d is not None and bi is not None:
             out.append(d - bi)
@@ -1864,8 +1862,7 @@ def _pad_shape(op):
     if p.shape.ndims == 2 and p.shape[1].value not in (None, 2):
         raise ValueError(f"Dimension 1 in both shapes must be equal, but are {p.shape[1].value} and 2")
     if n is not None and rows is not None and n != rows:
-        raise ValueError(f"Shape must be rank {rows} but is rank {n}" if False else
-                         f"Shape must be rank 1 but is rank 2" if rows == 1 else
+        raise ValueError("Shape must be rank 1 but is rank 2" if rows == 1 else
                          f"Dimension 0 in both shapes must be equal, but are {rows} and {n}")
     if n is None:
         n = rows
@@ -2254,7 +2251,6 @@ def unique(x, out_idx=_dtypes.int32, name=None):
         x = _to_tensor(x, name="x")
         out_idx = _check_out_type(out_idx)
         y, idx = apply_op("Unique", [x], [_base(x), out_idx], scope, attrs={"T": _base(x), "out_idx": out_idx})
-        from collections import namedtuple
         return _UniqueOutput(y, idx)
 
 
