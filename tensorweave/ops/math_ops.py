@@ -276,8 +276,13 @@ def _kept_grad(grad, x, axes_t, keep_dims):
         kept = [1 if i in red else d for i, d in enumerate(xs)]
         unknown = [i for i, d in enumerate(kept) if d is None]
         if len(unknown) <= 1:
-            return a.reshape(grad, [-1 if d is None else d for d in kept])
+            return a.reshape(grad, _ints([-1 if d is None else d for d in kept]))
     return a.reshape(grad, _reduced_shape(a.shape(x), axes_t))
+
+
+def _ints(values):
+    """A Python int list as an int32 array (so an empty list is not taken for float32)."""
+    return np.asarray(values, dtype=np.int32)
 
 
 def _reduced_shape(input_shape, axes):
@@ -298,7 +303,7 @@ def _broadcast_like(g, x):
         if gs == xs:
             return g
         if gs is not None and None not in gs:
-            return a.tile(g, [xd // builtins.max(gd, 1) for xd, gd in zip(xs, gs)])
+            return a.tile(g, _ints([xd // builtins.max(gd, 1) for xd, gd in zip(xs, gs)]))
     sx = a.shape(x)
     return a.tile(g, floordiv(sx, maximum(a.shape(g), 1)))
 
@@ -1411,11 +1416,11 @@ def _prod_grad(op, grad):
         lead = int(np.prod(red_dims))
     else:
         lead = reduce_prod(a.gather(a.shape(x), red))
-    shape2 = [lead, -1] if isinstance(lead, int) else a.stack([lead, -1])
+    shape2 = _ints([lead, -1]) if isinstance(lead, int) else a.stack([lead, -1])
     reshaped = a.reshape(permuted, shape2)
     left = cumprod(reshaped, axis=0, exclusive=True)
     right = cumprod(reshaped, axis=0, exclusive=True, reverse=True)
-    y = a.reshape(left * right, a.shape(permuted) if None in xs else [xs[i] for i in perm])
+    y = a.reshape(left * right, a.shape(permuted) if None in xs else _ints([xs[i] for i in perm]))
     inv = [perm.index(i) for i in range(n)]
     if perm != list(range(n)):
         y = a.transpose(y, inv)
