@@ -8,7 +8,7 @@ import numpy as np
 from . import dtypes as _dtypes
 from . import registry
 from .graph import Tensor, get_default_graph
-from .tensor_shape import TensorShape
+from .tensor_shape import Dimension, TensorShape
 
 __all__ = ["constant", "convert_to_tensor", "register_tensor_conversion_function", "constant_value",
            "to_numpy", "convert_n_to_tensor"]
@@ -175,11 +175,42 @@ def register_tensor_conversion_function(base_type, conversion_func, priority=100
     _conversion_registry.sort(key=lambda e: e[0])
 
 
+_autopack = None  # set by ops/array_ops: packs a (nested) list holding Tensors with a Pack op
+
+
+def set_autopack(fn):
+    """Installs `fn(values, name, dtype) -> Tensor`, used for lists that contain Tensors."""
+    global _autopack
+    _autopack = fn
+
+
+def _contains_tensor(value):
+    if isinstance(value, Tensor):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_contains_tensor(v) for v in value)
+    return False
+
+
 def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_hint=None, as_ref=False):
-    """Converts a Tensor, a Python/NumPy value, or a registered type (e.g. a Variable) to a Tensor."""
+    """Converts a Tensor, a Python/NumPy value, a fully-defined TensorShape, a list holding
+    Tensors (packed with `tf.stack`, op "packed"), or a registered type (e.g. a Variable)."""
     if dtype is not None:
         dtype = _dtypes.as_dtype(dtype)
     preferred_dtype = preferred_dtype or dtype_hint
+    if isinstance(value, TensorShape):
+        if not value.is_fully_defined():
+            raise ValueError(f"Cannot convert a partially known TensorShape {value} to a Tensor.")
+        value = value.as_list()
+    elif isinstance(value, Dimension):
+        if value.value is None:
+            raise ValueError("Cannot convert an unknown Dimension to a Tensor: ?")
+        value = value.value
+    if isinstance(value, (list, tuple)):
+        if _autopack is not None and _contains_tensor(value):
+            return _autopack(value, name or "packed", dtype)
+        if any(isinstance(v, Dimension) for v in value):
+            value = [v.value if isinstance(v, Dimension) else v for v in value]
     if isinstance(value, Tensor):
         if dtype is not None and not dtype.is_compatible_with(value.dtype):
             raise ValueError(f"Tensor conversion requested dtype {dtype.base_dtype.name} for Tensor with "

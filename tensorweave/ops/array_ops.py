@@ -12,7 +12,7 @@ import numpy as np
 
 from ..framework import dtypes as _dtypes
 from ..framework import registry
-from ..framework.constant_op import constant, constant_value, convert_to_tensor
+from ..framework.constant_op import constant, constant_value, convert_to_tensor, set_autopack
 from ..framework.graph import Tensor, get_default_graph
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op, unchanged_shape
@@ -75,26 +75,15 @@ def _autopack(values, name, dtype=None):
         return _pack(elems, 0, scope)
 
 
+set_autopack(_autopack)
+
+
 def _to_tensor(value, name=None, dtype=None, preferred_dtype=None):
-    """convert_to_tensor, plus TF's autopacking of lists holding Tensors and TensorShapes."""
-    if isinstance(value, Tensor):
-        if dtype is not None and value.dtype.base_dtype != _dtypes.as_dtype(dtype).base_dtype:
-            raise ValueError(f"Tensor conversion requested dtype {_dtypes.as_dtype(dtype).name} for "
-                             f"Tensor with dtype {value.dtype.base_dtype.name}: {value!r}")
-        return value
-    if isinstance(value, TensorShape):
-        if not value.is_fully_defined():
-            raise ValueError(f"Cannot convert a partially known TensorShape {value} to a Tensor.")
-        value = value.as_list()
-    elif isinstance(value, Dimension):
-        if value.value is None:
-            raise ValueError("Cannot convert an unknown Dimension to a Tensor: ?")
-        value = value.value
-    if isinstance(value, (list, tuple)):
-        if _contains_tensor(value):
-            return _autopack(value, name or "packed", dtype)
-        if any(isinstance(v, Dimension) for v in value):
-            value = [v.value if isinstance(v, Dimension) else v for v in value]
+    """convert_to_tensor (which autopacks lists holding Tensors through `_autopack`)."""
+    if isinstance(value, Tensor) and dtype is not None and \
+            value.dtype.base_dtype != _dtypes.as_dtype(dtype).base_dtype:
+        raise ValueError(f"Tensor conversion requested dtype {_dtypes.as_dtype(dtype).name} for "
+                         f"Tensor with dtype {value.dtype.base_dtype.name}: {value!r}")
     return convert_to_tensor(value, dtype=dtype, name=name, preferred_dtype=preferred_dtype)
 
 
