@@ -296,16 +296,18 @@ def _reduced_shape(input_shape, axes):
 
 
 def _broadcast_like(g, x):
-    """Tiles `g` (x's rank, size 1 on reduced axes) up to x's shape."""
+    """Broadcasts `g` (x's rank, size 1 on reduced axes) up to x's shape (TF2's BroadcastTo)."""
     a = _a(x)
     xs, gs = _dims(x.shape), _dims(g.shape)
     if xs is not None and None not in xs:
         if gs == xs:
             return g
-        if gs is not None and None not in gs:
-            return a.tile(g, _ints([xd // builtins.max(gd, 1) for xd, gd in zip(xs, gs)]))
-    sx = a.shape(x)
-    return a.tile(g, floordiv(sx, maximum(a.shape(g), 1)))
+        out = a.broadcast_to(g, _ints(xs))
+    else:
+        out = a.broadcast_to(g, a.shape(x))
+    if x.shape.ndims is not None:
+        out.set_shape(x.shape)
+    return out
 
 
 # -- BroadcastGradientArgs -----------------------------------------------------------------------
@@ -1353,14 +1355,16 @@ def _sum_grad(op, grad):
 def _count(op):
     """Number of input elements per output element (static when possible)."""
     x, y = op._inputs[0], op.outputs[0]
-    if x.shape.is_fully_defined() and y.shape.is_fully_defined():
-        n = int(np.prod(x.shape.as_list()))
-        m = int(np.prod(y.shape.as_list()))
+    xs, ys = x.shape, y.shape
+    m = int(np.prod(ys.as_list())) if ys.is_fully_defined() else None
+    if xs.is_fully_defined() and m is not None:
+        n = int(np.prod(xs.as_list()))
         return builtins.max(n // builtins.max(m, 1), 1) if n else 1
     a = _a(x)
     n = reduce_prod(a.shape(x))
-    m = reduce_prod(a.shape(y))
-    return floordiv(n, maximum(m, 1))
+    if m is not None:
+        return n if m <= 1 else floordiv(n, m)
+    return floordiv(n, maximum(reduce_prod(a.shape(y)), 1))
 
 
 @registry.register_gradient("Mean")
