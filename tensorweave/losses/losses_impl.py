@@ -55,7 +55,7 @@ def _shape_str(s):
     if s.ndims is None:
         return "<unknown>"
     d = s.as_list()
-    return "(" + ", ".join(str(x) for x in d) + ("," if len(d) == 1 else "") + ")"
+    return "(" + ", ".join("?" if x is None else str(x) for x in d) + ("," if len(d) == 1 else "") + ")"
 
 
 def _assert_compatible(a, b):

@@ -466,7 +466,7 @@ def _shape_str(s):
     if s.ndims is None:
         return "<unknown>"
     dims = s.as_list()
-    return "(" + ", ".join(str(d) for d in dims) + ("," if len(dims) == 1 else "") + ")"
+    return "(" + ", ".join("?" if d is None else str(d) for d in dims) + ("," if len(dims) == 1 else "") + ")"
 
 
 def _flatten_outer(t):
