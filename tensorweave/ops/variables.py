@@ -21,7 +21,7 @@ from ..framework.op_util import apply_op
 from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
 from . import state_ops
 
-__all__ = ["Variable", "VariableV1", "VariableSynchronization", "VariableAggregation",
+__all__ = ["Variable", "VariableSynchronization", "VariableAggregation",
            "global_variables", "all_variables", "local_variables", "trainable_variables",
            "model_variables", "moving_average_variables", "variables_initializer",
            "initialize_variables", "global_variables_initializer", "initialize_all_variables",
