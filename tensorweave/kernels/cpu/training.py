@@ -22,6 +22,11 @@ def _dims(shape):
     return "[" + ",".join(str(d) for d in shape) + "]"
 
 
+def _tmp(like):
+    """A scratch array shaped like `like` (0-d included: NumPy returns scalars otherwise)."""
+    return np.empty(like.shape, like.dtype)
+
+
 def _uninitialized(cell):
     return errors.FailedPreconditionError(None, None, f"Attempting to use uninitialized value {cell.name}")
 
@@ -155,7 +160,7 @@ def _register(op_type, dense_fn=None, rows_fn=None, attr_fn=None):
 def _gd(values, scalars, grad):
     var, = values
     alpha, = scalars
-    t = np.multiply(grad, alpha)
+    t = np.multiply(grad, alpha, out=_tmp(var))
     np.subtract(var, t, out=var)
 
 
@@ -174,12 +179,12 @@ def _momentum_fns(op):
         np.add(accum, grad, out=accum)
         if nesterov:
             # var -= grad * lr + accum * momentum * lr
-            t = np.multiply(accum, momentum)
+            t = np.multiply(accum, momentum, out=_tmp(accum))
             np.multiply(t, lr, out=t)
-            t2 = np.multiply(grad, lr)
+            t2 = np.multiply(grad, lr, out=_tmp(accum))
             np.add(t2, t, out=t)
         else:
-            t = np.multiply(accum, lr)
+            t = np.multiply(accum, lr, out=_tmp(accum))
         np.subtract(var, t, out=var)
     return dense, dense  # the sparse kernel applies the same formula to the rows
 
@@ -196,7 +201,7 @@ def _adagrad_fns(op):
     def dense(values, scalars, grad):
         var, accum = values
         lr, = scalars
-        t = np.multiply(grad, grad)
+        t = np.multiply(grad, grad, out=_tmp(accum))
         if update_slots:
             np.add(accum, t, out=accum)
         # var -= grad * lr * rsqrt(accum)
@@ -218,7 +223,7 @@ def _rmsprop(values, scalars, grad):
     lr, rho, momentum, epsilon = scalars
     one = lr.dtype.type(1)
     # ms += (grad^2 - ms) * (1 - rho)
-    t = np.multiply(grad, grad)
+    t = np.multiply(grad, grad, out=_tmp(values[0]))
     np.subtract(t, ms, out=t)
     np.multiply(t, one - rho, out=t)
     np.add(ms, t, out=ms)
@@ -257,7 +262,7 @@ def _centered_rmsprop(values, scalars, grad):
     var, mg, ms, mom = values
     lr, rho, momentum, epsilon = scalars
     one_minus_rho = lr.dtype.type(1) - rho
-    t = np.multiply(grad, grad)
+    t = np.multiply(grad, grad, out=_tmp(values[0]))
     np.subtract(t, ms, out=t)
     np.multiply(t, one_minus_rho, out=t)
     np.add(ms, t, out=ms)                 # ms += (grad^2 - ms) * (1 - rho)
@@ -309,7 +314,7 @@ def _adam_fns(op):
         beta1_power, beta2_power, lr, beta1, beta2, epsilon = scalars
         one = lr.dtype.type(1)
         alpha = lr * np.sqrt(one - beta2_power) / (one - beta1_power)
-        t = np.subtract(grad, m)
+        t = np.subtract(grad, m, out=_tmp(m))
         np.multiply(t, one - beta1, out=t)
         np.add(m, t, out=m)                   # m += (grad - m) * (1 - beta1)
         np.multiply(grad, grad, out=t)
@@ -318,7 +323,7 @@ def _adam_fns(op):
         np.add(v, t, out=v)                   # v += (grad^2 - v) * (1 - beta2)
         if nesterov:
             # var -= ((grad * (1 - beta1) + beta1 * m) * alpha) / (sqrt(v) + epsilon)
-            t2 = np.multiply(m, beta1)
+            t2 = np.multiply(m, beta1, out=_tmp(m))
             np.multiply(grad, one - beta1, out=t)
             np.add(t, t2, out=t2)
             np.multiply(t2, alpha, out=t2)
@@ -344,11 +349,11 @@ def _adadelta(values, scalars, grad):
     var, accum, accum_update = values
     lr, rho, epsilon = scalars
     one_minus_rho = lr.dtype.type(1) - rho
-    t = np.multiply(grad, grad)
+    t = np.multiply(grad, grad, out=_tmp(values[0]))
     np.multiply(t, one_minus_rho, out=t)
     np.multiply(accum, rho, out=accum)
     np.add(accum, t, out=accum)               # accum = accum * rho + grad^2 * (1 - rho)
-    u = np.add(accum_update, epsilon)
+    u = np.add(accum_update, epsilon, out=_tmp(accum_update))
     np.sqrt(u, out=u)
     np.add(accum, epsilon, out=t)
     np.sqrt(t, out=t)
