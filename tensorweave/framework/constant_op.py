@@ -151,7 +151,7 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
         elif arr.size == n:
             arr = arr.reshape(shape)
         elif arr.size > n:
-            raise TypeError(f"Too many elements provided. Takes at most {n:d}, but got {arr.size:d}.")
+            raise ValueError(f"Too many elements provided. Takes at most {n:d}, but got {arr.size:d}.")
         else:
             # TF pads a short list by repeating its last element.
             flat = arr.ravel()

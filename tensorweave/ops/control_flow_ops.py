@@ -49,7 +49,7 @@ def group(*inputs, **kwargs):
             ops.append(op)
     g = ops[0].graph if ops else get_default_graph()
     with g.as_default(), name_scope(name, "group_deps", ops) as scope:
-        with g.control_dependencies(sorted(ops, key=lambda o: o.name)):
+        with g.control_dependencies(ops):
             return no_op(name=scope)
 
 

@@ -117,12 +117,7 @@ class Constant(Initializer):
     def __call__(self, shape, dtype=None, partition_info=None, verify_shape=None):
         dtype = dtype if dtype is not None else self.dtype
         verify_shape = self._verify_shape if verify_shape is None else verify_shape
-        try:
-            return constant(self.value, dtype=dtype, shape=shape, verify_shape=verify_shape)
-        except TypeError as e:
-            if str(e).startswith("Too many elements"):
-                raise ValueError(str(e)) from None  # TF raises ValueError here
-            raise
+        return constant(self.value, dtype=dtype, shape=shape, verify_shape=verify_shape)
 
     def get_config(self):
         return {"value": self.value, "dtype": self.dtype.name}

@@ -74,7 +74,7 @@ def test_constant_with_shape():
         np.testing.assert_array_equal(sess.run(tf.constant(7, shape=[2, 2])), np.full((2, 2), 7))
         np.testing.assert_array_equal(sess.run(tf.constant([1, 2, 3, 4], shape=[2, 2])), [[1, 2], [3, 4]])
         np.testing.assert_array_equal(sess.run(tf.constant([1, 2], shape=[4])), [1, 2, 2, 2])
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="Too many elements provided. Takes at most 2, but got 3."):
         tf.constant([1, 2, 3], shape=[2])
 
 
