@@ -66,12 +66,6 @@ def _unary(op_type, x, name, param="features", floats_only=True, attrs=None):
     return apply_op(op_type, [x], [dt], name or op_type, attrs=a)
 
 
-def _shape_of_input(i):
-    def fn(op):
-        return [op._inputs[i]._shape]
-    return fn
-
-
 def _merged_shape(op):
     """Elementwise *Grad ops: the output has the merged shape of both inputs."""
     a, b = op._inputs[0]._shape, op._inputs[1]._shape
@@ -650,6 +644,28 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
 
 # -- dropout -----------------------------------------------------------------------------------
 
+def _noise_shape(x, noise_shape):
+    """TF's _get_noise_shape: None entries of noise_shape take x's dimension."""
+    a = _array()
+    if noise_shape is None:
+        return a.shape(x)
+    if isinstance(noise_shape, Tensor):
+        return noise_shape
+    try:
+        ns = TensorShape(noise_shape)
+    except (TypeError, ValueError):
+        return convert_to_tensor(noise_shape)
+    if ns.ndims is None or x.shape.ndims != ns.ndims:
+        return convert_to_tensor(noise_shape)
+    dims = ns.as_list()
+    xdims = x.shape.as_list()
+    dims = [xd if d is None else d for d, xd in zip(dims, xdims)]
+    if all(d is not None for d in dims):
+        return dims
+    xs = a.shape(x)
+    return a.stack([xs[i] if d is None else d for i, d in enumerate(dims)])
+
+
 def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
     """Keeps each element with probability 1 - rate, scaled by 1 / (1 - rate); zeros the others.
 
@@ -686,7 +702,7 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
                 rate = m.cast(rate, dt, name="rate")
             one = convert_to_tensor(np.asarray(1, dt.as_numpy_dtype), name="Const")
             ret = m.realdiv(x, m.subtract(one, rate, name="Sub"), name="RealDiv")
-        shape = a.shape(x) if noise_shape is None else convert_to_tensor(noise_shape)
+        shape = _noise_shape(x, noise_shape)
         from . import random_ops
         random_tensor = random_ops.random_uniform(shape, seed=seed, dtype=dt)
         keep_mask = random_tensor >= rate

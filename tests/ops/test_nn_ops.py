@@ -351,6 +351,10 @@ def test_dropout_rate_noise_shape_and_placeholder_keep_prob():
         np.testing.assert_array_equal(s.run(d, {kp: 1.0}), x)
         y = s.run(tf.nn.dropout(tf.constant(x), rate=0.75, seed=2))
         assert set(np.unique(y)) <= {0.0, 4.0}
+        # None in noise_shape takes x's dimension (TF): here whole columns share a decision.
+        xp = tf.placeholder(tf.float32, [None, 40])
+        y = s.run(tf.nn.dropout(xp, rate=0.5, noise_shape=[1, None], seed=4), {xp: x})
+        assert np.all((y == 0).all(0) | (y == 2.0).all(0))
 
 
 def test_dropout_seeded_is_reproducible_and_names():

@@ -5,8 +5,6 @@ Kernels keep the input dtype (float32 stays float32: Python float scalars do not
 NumPy's NEP 50 rules) and reuse their own temporaries with `out=` where it saves a pass.
 """
 
-import numpy as np
-
 from ...framework import errors
 from ..registry import register_kernel
 
