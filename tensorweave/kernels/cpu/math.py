@@ -32,9 +32,11 @@ def _is_int(op, i=0):
 
 
 def _ufunc(op_type, fn):
+    name = fn.__name__
+
     @register_kernel(op_type)
     def factory(op, ctx):
-        return fn
+        return getattr(ctx.xp, name, fn)   # the device's ufunc (NumPy's on CPU): no extra frame
     return factory
 
 
@@ -323,10 +325,11 @@ def _dims(shape):
 @register_kernel("MatMul")
 def _matmul(op, ctx):
     ta, tb = op._attrs["transpose_a"], op._attrs["transpose_b"]
+    xp_matmul = ctx.xp.matmul
 
     def matmul(a, b):
         try:
-            return np.matmul(a.T if ta else a, b.T if tb else b)
+            return xp_matmul(a.T if ta else a, b.T if tb else b)
         except ValueError:
             raise _invalid(f"Matrix size-incompatible: In[0]: {_dims(a.shape)}, In[1]: {_dims(b.shape)}") \
                 from None
@@ -334,7 +337,7 @@ def _matmul(op, ctx):
     if not ta and not tb:
         def matmul_nn(a, b):
             try:
-                return np.matmul(a, b)
+                return xp_matmul(a, b)
             except ValueError:
                 raise _invalid(f"Matrix size-incompatible: In[0]: {_dims(a.shape)}, In[1]: "
                                f"{_dims(b.shape)}") from None
@@ -351,9 +354,11 @@ def _batch_matmul(op, ctx):
         t = np.swapaxes(t, -1, -2)
         return np.conj(t) if cplx else t
 
+    xp_matmul = ctx.xp.matmul
+
     def batch_matmul(x, y):
         try:
-            return np.matmul(adj(x) if ax else x, adj(y) if ay else y)
+            return xp_matmul(adj(x) if ax else x, adj(y) if ay else y)
         except ValueError:
             if x.shape[-1 if not ax else -2] != y.shape[-2 if not ay else -1]:
                 raise _invalid(f"Matrix size-incompatible: In[0]: {_dims(x.shape)}, In[1]: "
@@ -401,32 +406,33 @@ def _reduction(op_type, make):
         keep = op._attrs["keep_dims"]
         dt = op._outputs[0]._dtype.base_dtype.as_numpy_dtype
         axes = _static_axes(op)
+        xp = ctx.xp
         if axes is not None:
-            fn = make(axes, keep, dt)
+            fn = make(axes, keep, dt, xp)
 
             def reduce_static(x, _axes):
                 return fn(x)
             return reduce_static
 
         def reduce_dynamic(x, a):
-            return make(_runtime_axes(x, a), keep, dt)(x)
+            return make(_runtime_axes(x, a), keep, dt, xp)(x)
         return reduce_dynamic
     return factory
 
 
-def _sum(axes, keep, dt):
+def _sum(axes, keep, dt, xp=np):
     def f(x):
-        return np.sum(x, axis=axes, dtype=dt, keepdims=keep)
+        return xp.sum(x, axis=axes, dtype=dt, keepdims=keep)
     return f
 
 
-def _prod(axes, keep, dt):
+def _prod(axes, keep, dt, xp=np):
     def f(x):
-        return np.prod(x, axis=axes, dtype=dt, keepdims=keep)
+        return xp.prod(x, axis=axes, dtype=dt, keepdims=keep)
     return f
 
 
-def _mean(axes, keep, dt):
+def _mean(axes, keep, dt, xp=np):
     if np.issubdtype(dt, np.integer):
         def mean_int(x):
             x = np.asarray(x)
@@ -441,17 +447,18 @@ def _mean(axes, keep, dt):
     def mean(x):
         if np.size(x) == 0:  # NaN like TF, without NumPy's "Mean of empty slice" warning
             return np.true_divide(np.sum(x, axis=axes, dtype=dt, keepdims=keep), dt(0))
-        return np.mean(x, axis=axes, dtype=dt, keepdims=keep)
+        return xp.mean(x, axis=axes, dtype=dt, keepdims=keep)
     return mean
 
 
 def _extreme(np_fn, initial_of):
-    def make(axes, keep, dt):
+    def make(axes, keep, dt, xp=np):
         init = initial_of(dt)
+        np_fn_ = getattr(xp, np_fn.__name__, np_fn)
 
         def f(x):
-            if np.size(x):
-                return np_fn(x, axis=axes, keepdims=keep)
+            if x.size:
+                return np_fn_(x, axis=axes, keepdims=keep)
             return np_fn(x, axis=axes, keepdims=keep, initial=init)
         return f
     return make
@@ -465,19 +472,19 @@ def _highest(dt):
     return np.inf if np.issubdtype(dt, np.floating) else np.iinfo(dt).max
 
 
-def _any(axes, keep, dt):
+def _any(axes, keep, dt, xp=np):
     def f(x):
-        return np.any(x, axis=axes, keepdims=keep)
+        return xp.any(x, axis=axes, keepdims=keep)
     return f
 
 
-def _all(axes, keep, dt):
+def _all(axes, keep, dt, xp=np):
     def f(x):
-        return np.all(x, axis=axes, keepdims=keep)
+        return xp.all(x, axis=axes, keepdims=keep)
     return f
 
 
-def _euclidean(axes, keep, dt):
+def _euclidean(axes, keep, dt, xp=np):
     def f(x):
         return np.sqrt(np.sum(np.square(x), axis=axes, dtype=dt, keepdims=keep))
     return f
