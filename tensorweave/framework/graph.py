@@ -35,6 +35,34 @@ class OperatorNotAllowedInGraphError(TypeError):
     """Raised when a Tensor is used as a Python bool or iterated over."""
 
 
+def _shape_summary(shape):
+    """A shape as TF's shape-inference messages print it: [2,?,3], or ? for unknown rank."""
+    if shape.ndims is None:
+        return "?"
+    return "[" + ",".join("?" if d is None else str(d) for d in shape.as_list()) + "]"
+
+
+_TF_TYPE_ENUM_NAMES = {"float32": "FLOAT", "float64": "DOUBLE", "float16": "HALF"}
+
+
+def _attr_summary(attrs):
+    """Scalar attributes as a NodeDef summary prints them: T=DT_FLOAT, transpose_a=false."""
+    parts = []
+    for k in sorted(attrs):
+        v = attrs[k]
+        if k.startswith("_"):
+            continue
+        if isinstance(v, _dtypes.DType):
+            parts.append(f"{k}=DT_{_TF_TYPE_ENUM_NAMES.get(v.name, v.name.upper())}")
+        elif isinstance(v, bool):
+            parts.append(f"{k}={'true' if v else 'false'}")
+        elif isinstance(v, (int, float, str)):
+            parts.append(f"{k}={v}")
+        elif isinstance(v, (list, tuple)) and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+            parts.append(f"{k}=[{', '.join(str(x) for x in v)}]")
+    return ", ".join(parts)
+
+
 class Tensor:
     """A symbolic handle to one output of an Operation; its value exists only inside a step."""
 
@@ -360,9 +388,9 @@ class Graph:
         try:
             out_shapes = shape_fn(op)
         except (ValueError, TypeError) as e:
-            msg = str(e)
-            raise type(e)(f"{msg} for '{{{{node {op._name}}}}} = {op._type}[]({', '.join(t.op.name for t in op._inputs)})' "
-                          f"with input shapes: {', '.join(str(t._shape) for t in op._inputs)}.") from None
+            inputs = ", ".join(t._as_node_def_input() for t in op._inputs)
+            raise type(e)(f"{e} for '{{{{node {op._name}}}}} = {op._type}[{_attr_summary(op._attrs)}]({inputs})' "
+                          f"with input shapes: {', '.join(_shape_summary(t._shape) for t in op._inputs)}.") from None
         for t, s in zip(op._outputs, out_shapes):
             t._shape = as_shape(s)
 
