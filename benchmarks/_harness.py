@@ -42,6 +42,27 @@ def run_worker(script, framework, args, threads, timeout=600):
     return json.loads(lines[-1])
 
 
+def run_rounds(script, frameworks, modules, rounds, args, threads, key):
+    """Runs every framework `rounds` times, interleaved (a, b, c, a, b, c, ...), and keeps, per
+    framework, the result with the smallest `key` (other metrics: also their minimum), so a
+    burst of load from elsewhere on the machine hurts one sample rather than one framework."""
+    results = {}
+    for _ in range(max(1, rounds)):
+        for fw in frameworks:
+            if fw not in ("numpy", "tensorweave") and not importable(modules[fw]):
+                results[fw] = {"error": "not installed"}
+                continue
+            r = run_worker(script, fw, args, threads)
+            best = results.get(fw)
+            if best is None or "error" in best:
+                results[fw] = r
+            elif "error" not in r:
+                for k, v in r.items():
+                    if isinstance(v, float) and k in best:
+                        best[k] = min(best[k], v) if k != "loss" else v
+    return results
+
+
 def emit(result):
     """Worker side: print the result (plus this process's peak RSS) as the last stdout line."""
     result = dict(result)

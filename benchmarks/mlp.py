@@ -192,6 +192,10 @@ def main(argv=None):
     parser.add_argument("--warmup", type=int, default=20, help="untimed steps first")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
                         help="BLAS/intra-op threads for every framework (default: all cores)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="run every framework this many times, interleaved, and keep each "
+                             "one's best median (damps noise from other load; default: "
+                             "%(default)s)")
     parser.add_argument("--only", nargs="+", choices=FRAMEWORKS, help="run only these")
     parser.add_argument("--worker", choices=FRAMEWORKS, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -203,16 +207,12 @@ def main(argv=None):
     modules = {"numpy": "numpy", "tensorweave": "tensorweave", "pytorch": "torch",
                "tensorflow": "tensorflow"}
     print("MLP %s ReLU, softmax cross-entropy, SGD, batch %d, float32; median of %d steps "
-          "after %d warm-up; %d thread(s); one subprocess per framework"
-          % ("-".join(map(str, SIZES)), BATCH, args.steps, args.warmup, args.threads))
-    results = {}
-    for fw in wanted:
-        if fw != "tensorweave" and not _harness.importable(modules[fw]):
-            results[fw] = {"error": "not installed"}
-            continue
-        results[fw] = _harness.run_worker(os.path.abspath(__file__), fw,
-                                          ["--steps", str(args.steps), "--warmup",
-                                           str(args.warmup)], args.threads)
+          "after %d warm-up; %d thread(s); one subprocess per framework; best of %d round(s)"
+          % ("-".join(map(str, SIZES)), BATCH, args.steps, args.warmup, args.threads,
+             args.rounds))
+    results = _harness.run_rounds(os.path.abspath(__file__), wanted, modules, args.rounds,
+                                  ["--steps", str(args.steps), "--warmup", str(args.warmup)],
+                                  args.threads, key="step_ms")
     base = results.get("numpy", {}).get("step_ms")
     print("%-12s %10s %9s %14s %16s %10s" % ("framework", "step ms", "vs numpy", "peak RSS MiB",
                                              "peak-import MiB", "loss"))

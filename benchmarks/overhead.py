@@ -90,6 +90,9 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=50,
                         help="timed samples; the median is reported (default: %(default)s)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="run every framework this many times, interleaved, and keep each "
+                             "one's best result (default: %(default)s)")
     parser.add_argument("--threads", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--only", nargs="+", choices=FRAMEWORKS, help="run only these")
     parser.add_argument("--worker", choices=FRAMEWORKS, help=argparse.SUPPRESS)
@@ -100,15 +103,10 @@ def main(argv=None):
     wanted = args.only or FRAMEWORKS
     modules = {"numpy": "numpy", "tensorweave": "tensorweave", "pytorch": "torch",
                "tensorflow": "tensorflow"}
-    results = {}
-    for fw in wanted:
-        if fw != "tensorweave" and not _harness.importable(modules[fw]):
-            results[fw] = {"error": "not installed"}
-            continue
-        results[fw] = _harness.run_worker(os.path.abspath(__file__), fw,
-                                          ["--repeats", str(args.repeats)], 1)
+    results = _harness.run_rounds(os.path.abspath(__file__), wanted, modules, args.rounds,
+                                  ["--repeats", str(args.repeats)], 1, key="chain_us_per_op")
     print("(a) chain of %d dependent float32[4] adds (one Session.run for graph frameworks); "
-          "median of %d runs" % (CHAIN, args.repeats))
+          "median of %d runs, best of %d round(s)" % (CHAIN, args.repeats, args.rounds))
     floor = results.get("numpy", {}).get("chain_us_per_op")
     for fw in wanted:
         r = results[fw]
