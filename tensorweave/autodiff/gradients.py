@@ -116,7 +116,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
             # An x's own op is differentiated through only when another x lies upstream of it.
             is_stop = op in stop_ops or (op in x_ops and not any(t.op in between for t in op._inputs))
             if not is_stop and any(g is not None for g in out_grads):
-                in_grads = _call_grad_fn(op, out_grads, array_ops)
+                in_grads = _call_grad_fn(op, out_grads, array_ops, gate_gradients)
                 for t, g in zip(op._inputs, in_grads):
                     if g is None or t.op not in between:
                         continue
@@ -141,7 +141,14 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
         return result
 
 
-def _call_grad_fn(op, out_grads, array_ops):
+def _gate(grads):
+    from ..ops import control_flow_ops
+    dense = [g if isinstance(g, Tensor) else None for g in grads]
+    gated = control_flow_ops.tuple(dense)
+    return [d if d is not None else g for g, d in zip(grads, gated)]
+
+
+def _call_grad_fn(op, out_grads, array_ops, gate=False):
     grad_type = op._attrs.get("_gradient_op_type", op._type)
     try:
         fn = registry.get_gradient_function(grad_type)
@@ -155,7 +162,10 @@ def _call_grad_fn(op, out_grads, array_ops):
             out_grads[i] = array_ops.zeros_like(op._outputs[i])
     with op.graph.name_scope(op.name + "_grad"):
         in_grads = fn(op, *out_grads)
-    in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
+        in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
+        if gate and sum(g is not None for g in in_grads) > 1:
+            # TF's gating: all of an op's input gradients become available together.
+            in_grads = _gate(in_grads)
     if len(in_grads) != len(op._inputs):
         raise ValueError(f"Num gradients {len(in_grads)} generated for op {op.node_def.name} do not match "
                          f"num inputs {len(op._inputs)}")

@@ -148,3 +148,18 @@ def test_mlp_gradient_matches_finite_differences():
         return tf.reduce_mean(tf.square(tf.matmul(h, w2)))
 
     check_gradients(model, [x, w1, w2], tol=1e-6)
+
+
+def test_gate_gradients_names_like_tf():
+    # Names recorded from TensorFlow 2.21 compat.v1: gating wraps an op's input gradients in
+    # tf.tuple under the op's gradient scope.
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    w = tf.Variable(tf.ones([3, 2]), name="w")
+    loss = tf.reduce_sum(tf.matmul(x, w))
+    (g,) = tf.gradients(loss, [w], gate_gradients=True)
+    assert g.name == "gradients/MatMul_grad/tuple/control_dependency_1:0"
+    (g2,) = tf.gradients(loss, [w])
+    assert g2.name == "gradients_1/MatMul_grad/MatMul_1:0"
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        np.testing.assert_allclose(sess.run(g, {x: np.ones((2, 3))}), np.full((3, 2), 2.0))
