@@ -116,7 +116,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
             # An x's own op is differentiated through only when another x lies upstream of it.
             is_stop = op in stop_ops or (op in x_ops and not any(t.op in between for t in op._inputs))
             if not is_stop and any(g is not None for g in out_grads):
-                in_grads = _call_grad_fn(op, out_grads, array_ops, gate_gradients)
+                needed = [t.op in between for t in op._inputs]
+                in_grads = _call_grad_fn(op, out_grads, array_ops, gate_gradients, needed)
                 for t, g in zip(op._inputs, in_grads):
                     if g is None or t.op not in between:
                         continue
@@ -141,14 +142,18 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
         return result
 
 
-def _gate(grads):
+def _gate(grads, needed):
+    """TF's gating (all of an op's input gradients become available together), but waiting only
+    on the gradients the walk needs: the others keep their gated names and are never computed
+    unless asked for (e.g. a MatMul's gradient for the input batch)."""
     from ..ops import control_flow_ops
     dense = [g if isinstance(g, Tensor) else None for g in grads]
-    gated = control_flow_ops.tuple(dense)
+    gate_on = [g for g, n in zip(dense, needed) if g is not None and n]
+    gated = control_flow_ops._tuple(dense, gate_on)
     return [d if d is not None else g for g, d in zip(grads, gated)]
 
 
-def _call_grad_fn(op, out_grads, array_ops, gate=False):
+def _call_grad_fn(op, out_grads, array_ops, gate=False, needed=None):
     grad_type = op._attrs.get("_gradient_op_type", op._type)
     try:
         fn = registry.get_gradient_function(grad_type)
@@ -165,7 +170,7 @@ def _call_grad_fn(op, out_grads, array_ops, gate=False):
         in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
         if gate and sum(g is not None for g in in_grads) > 1:
             # TF's gating: all of an op's input gradients become available together.
-            in_grads = _gate(in_grads)
+            in_grads = _gate(in_grads, needed)
     if len(in_grads) != len(op._inputs):
         raise ValueError(f"Num gradients {len(in_grads)} generated for op {op.node_def.name} do not match "
                          f"num inputs {len(op._inputs)}")

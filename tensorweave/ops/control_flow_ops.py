@@ -65,8 +65,14 @@ def with_dependencies(dependencies, output_tensor, name=None):
 
 def tuple(tensors, name=None, control_inputs=None):
     """Returns `tensors`, each available only after all of them (and `control_inputs`) are computed."""
+    return _tuple(tensors, [t for t in tensors if t is not None], name, control_inputs)
+
+
+def _tuple(tensors, gate_on, name=None, control_inputs=None):
+    """`tuple(tensors)` whose gate waits only for `gate_on` (the autodiff gates an op's input
+    gradients on the ones the walk needs, so an unused one is pruned, not computed)."""
     with name_scope(name, "tuple", tensors) as scope:
-        gating = [t for t in tensors if t is not None]
+        gating = list(gate_on)
         if control_inputs:
             gating = gating + list(control_inputs)
         gate = group(*gating)
