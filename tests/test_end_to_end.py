@@ -116,7 +116,7 @@ def test_train_step_skips_the_input_batch_gradient():
     # so the gradient w.r.t. the fed batch (often the biggest matmul) is never computed.
     x = tf.placeholder(tf.float32, [32, 100])
     h = tf.layers.dense(x, 50, activation=tf.nn.relu)
-    loss = tf.reduce_sum(tf.layers.dense(h, 5))
+    loss = tf.reduce_sum(tf.square(tf.layers.dense(h, 5)))
     train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
