@@ -52,6 +52,15 @@ def test_unknown_demo_is_a_usage_error(capsys):
     assert "invalid choice" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("option", [["--steps", "0"], ["--batch-size", "x"],
+                                    ["--learning-rate", "-1"]])
+def test_demo_rejects_bad_options(capsys, option):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["demo"] + option)
+    assert e.value.code == 2
+    assert option[0] in capsys.readouterr().err
+
+
 def test_python_dash_m_version():
     r = _run("--version")
     assert r.returncode == 0, r.stderr
