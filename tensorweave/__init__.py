@@ -47,6 +47,7 @@ from . import compat  # noqa: E402  (compat.v1 is this module)
 from .platform import app, flags, gfile  # noqa: E402
 from .platform import tf_logging as logging  # noqa: E402
 from . import initializers, layers, losses, math, nn, random, train  # noqa: E402,A004  (namespaces)
+from . import io, python_io  # noqa: E402  (namespaces: TFRecord files, Example protos)
 
 newaxis = None
 bool = dtypes.bool  # noqa: A001  (tf.bool, as in TensorFlow)

@@ -11,6 +11,8 @@ from .learning_rate_decay import (cosine_decay, cosine_decay_restarts, exponenti
                                   linear_cosine_decay, natural_exp_decay, piecewise_constant, polynomial_decay)
 from .training_util import (assert_global_step, create_global_step, get_global_step, get_or_create_global_step,
                             global_step)
+from ..lib.io.example_protos import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,  # noqa: F401
+                                     FloatList, Int64List, SequenceExample)
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdagradOptimizer",
            "RMSPropOptimizer", "AdamOptimizer", "AdadeltaOptimizer",

@@ -1,0 +1,1 @@
+"""File formats: TFRecord (`tf_record`)."""
