@@ -745,6 +745,9 @@ class _NameScope:
 
 
 def _graph_from_values(values):
+    default = get_default_graph()
+    if default._building_function:
+        return default  # a traced function (func_graph.py) captures values of enclosing graphs
     if values:
         for v in values:
             g = getattr(v, "graph", None)

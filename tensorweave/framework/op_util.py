@@ -13,7 +13,10 @@ __all__ = ["apply_op", "unchanged_shape", "broadcast_shapes", "broadcast_shape_f
 def apply_op(op_type, inputs, out_dtypes, name, attrs=None, shapes=None):
     """Creates an op in the inputs' graph (else the default graph); returns its outputs
     (a single Tensor when it has exactly one output, the Operation when it has none)."""
-    g = inputs[0].graph if inputs else get_default_graph()
+    g = get_default_graph()
+    if inputs and not g._building_function:
+        g = inputs[0].graph
+    # (While tracing a function, ops go into the FuncGraph, which captures outer inputs.)
     op = g._create_op(op_type, list(inputs), list(out_dtypes), name=name, attrs=attrs, shapes=shapes)
     if len(op._outputs) == 1:
         return op._outputs[0]

@@ -143,7 +143,8 @@ class VariableScope:
             use_resource = self._use_resource
         full_name = self._name + "/" + name if self._name else name
         g = get_default_graph()
-        with g.name_scope(""):
+        g = getattr(g, "_variable_creation_graph", g)  # traced functions make variables outside (func_graph)
+        with g.as_default(), g.name_scope(""):
             if dtype is not None and initializer is not None and not callable(initializer):
                 init_dtype = convert_to_tensor(initializer).dtype.base_dtype
                 if init_dtype != _dtypes.as_dtype(dtype):

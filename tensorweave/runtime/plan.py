@@ -244,7 +244,9 @@ def compile_plan(fetches, feeds, ctx):
     def input_expr(op, idx, t):
         e = expr[t]
         # A fed reference tensor (feed_dict={v: value}) carries the fed array, not a cell.
-        if t._dtype._is_ref_dtype and idx not in op._op_def.ref_inputs and t not in fed:
+        # (A function graph's captured variable is fed its cell: attr `_ref_arg`, func_graph.py.)
+        if t._dtype._is_ref_dtype and idx not in op._op_def.ref_inputs and \
+                (t not in fed or "_ref_arg" in t._op._attrs):
             return f"_deref({e})"
         return e
 
