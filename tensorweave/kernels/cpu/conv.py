@@ -1,0 +1,404 @@
+"""CPU kernels for convolutions: Conv2D and its two backprops, DepthwiseConv2dNative and its two
+backprops.
+
+How they are fast (no Python loop over pixels or batch elements):
+
+* Conv2D is im2col + one BLAS matmul. The patches are a *strided view* of the (padded) input,
+  shape (N, OH, OW, KH, KW*C) when the width dilation is 1 (a kernel row's KW*C values are
+  contiguous in NHWC), so the one copy that gathers them has long contiguous inner runs even for
+  3-channel images; 1x1 stride-1 convolutions are a plain matmul with no copy at all.
+* Conv2DBackpropFilter re-gathers the patches and contracts them with the output gradient
+  (cols^T @ dy, one matmul).
+* Conv2DBackpropInput is dy @ W^T (one matmul) followed by col2im: a loop over the KH*KW kernel
+  taps, each adding one strided slab into the padded input gradient (no np.add.at).
+* Scratch (the patch matrix, the padded input) comes from a small pool of reusable buffers, so a
+  training step does not page-fault fresh megabytes for every layer.
+
+NCHW inputs are transposed to NHWC and back. Padding follows TF: SAME pads
+max((out-1)*stride + (k-1)*dilation + 1 - in, 0) split with the extra element at the end;
+EXPLICIT takes explicit_paddings (pairs per dimension in data_format order).
+"""
+
+import threading
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from ...framework import errors
+from ..registry import register_kernel
+
+__all__ = ["conv_geometry", "scratch", "pad_nhwc", "patches_view"]
+
+
+# -- scratch buffers ---------------------------------------------------------------------------
+
+class _ScratchPool:
+    """A few reusable byte buffers: acquire(shape, dtype) -> array, release(array)."""
+
+    def __init__(self, keep=4):
+        self._free = []
+        self._keep = keep
+        self._lock = threading.Lock()
+
+    def acquire(self, shape, dtype):
+        dtype = np.dtype(dtype)
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        with self._lock:
+            best = None
+            for i, b in enumerate(self._free):
+                if b.nbytes >= nbytes and (best is None or b.nbytes < self._free[best].nbytes):
+                    best = i
+            buf = self._free.pop(best) if best is not None else None
+        if buf is None:
+            buf = np.empty(max(nbytes, 1), np.uint8)
+        return buf[:nbytes].view(dtype).reshape(shape), buf
+
+    def release(self, buf):
+        with self._lock:
+            self._free.append(buf)
+            if len(self._free) > self._keep:
+                self._free.sort(key=lambda b: b.nbytes)
+                self._free.pop(0)
+
+
+scratch = _ScratchPool()
+
+
+# -- geometry ----------------------------------------------------------------------------------
+
+def _out_and_pads(size, k, stride, dilation, padding, explicit):
+    eff = (k - 1) * dilation + 1
+    if padding == "SAME":
+        out = -(-size // stride)
+        total = max((out - 1) * stride + eff - size, 0)
+        return out, total // 2, total - total // 2
+    if padding == "VALID":
+        out = (size - eff) // stride + 1 if size >= eff else 0
+        return out, 0, 0
+    lo, hi = explicit
+    padded = size + lo + hi
+    out = (padded - eff) // stride + 1 if padded >= eff else 0
+    return out, lo, hi
+
+
+def conv_geometry(h, w, kh, kw, strides, dilations, padding, explicit=None):
+    """(OH, OW, (top, bottom), (left, right)) for NHWC spatial sizes h, w."""
+    ex = explicit or ((0, 0), (0, 0))
+    oh, t, b = _out_and_pads(h, kh, strides[0], dilations[0], padding, ex[0])
+    ow, l, r = _out_and_pads(w, kw, strides[1], dilations[1], padding, ex[1])
+    return oh, ow, (t, b), (l, r)
+
+
+def pad_nhwc(x, ph, pw, value=0, pool=None):
+    """x padded spatially (NHWC); x itself when there is no padding. With `pool`, the padded
+    array lives in a scratch buffer: returns (array, buffer or None)."""
+    if not (ph[0] or ph[1] or pw[0] or pw[1]):
+        return x, None
+    n, h, w, c = x.shape
+    shape = (n, h + ph[0] + ph[1], w + pw[0] + pw[1], c)
+    if pool is not None:
+        out, buf = pool.acquire(shape, x.dtype)
+    else:
+        out, buf = np.empty(shape, x.dtype), None
+    # Fill only the border, then the interior (one pass over the data).
+    if ph[0]:
+        out[:, :ph[0]] = value
+    if ph[1]:
+        out[:, shape[1] - ph[1]:] = value
+    if pw[0]:
+        out[:, :, :pw[0]] = value
+    if pw[1]:
+        out[:, :, shape[2] - pw[1]:] = value
+    out[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w] = x
+    return out, buf
+
+
+def patches_view(xp_, kh, kw, oh, ow, strides, dilations):
+    """A read-only strided view of the patches of padded NHWC `xp_`: (N, OH, OW, KH, KW, C)."""
+    n, _, _, c = xp_.shape
+    s0, s1, s2, s3 = xp_.strides
+    return as_strided(xp_, (n, oh, ow, kh, kw, c),
+                      (s0, s1 * strides[0], s2 * strides[1], s1 * dilations[0], s2 * dilations[1], s3),
+                      writeable=False)
+
+
+def _im2col(xp_, kh, kw, oh, ow, strides, dilations, pool):
+    """The patch matrix (N*OH*OW, KH*KW*C) in a scratch buffer: returns (cols, buffer)."""
+    n, _, _, c = xp_.shape
+    cols, buf = pool.acquire((n, oh, ow, kh, kw * c), xp_.dtype)
+    if dilations[1] == 1 and xp_.flags.c_contiguous:
+        s0, s1, s2, s3 = xp_.strides
+        view = as_strided(xp_, (n, oh, ow, kh, kw * c),
+                          (s0, s1 * strides[0], s2 * strides[1], s1 * dilations[0], s3), writeable=False)
+        np.copyto(cols, view)
+    else:
+        np.copyto(cols.reshape(n, oh, ow, kh, kw, c),
+                  patches_view(xp_, kh, kw, oh, ow, strides, dilations))
+    return cols.reshape(n * oh * ow, kh * kw * c), buf
+
+
+def _col2im_add(dxp, dcols, kh, kw, oh, ow, strides, dilations):
+    """dxp[n, i*sh + a*dh, j*sw + b*dw, c] += dcols[n, i, j, a, b, c] (loop over kernel taps)."""
+    sh, sw = strides
+    dh, dw = dilations
+    for a in range(kh):
+        r0 = a * dh
+        for b in range(kw):
+            c0 = b * dw
+            dxp[:, r0:r0 + (oh - 1) * sh + 1:sh, c0:c0 + (ow - 1) * sw + 1:sw, :] += dcols[:, :, :, a, b, :]
+
+
+# -- attribute helpers -------------------------------------------------------------------------
+
+def _spatial(attr, fmt):
+    attr = list(attr)
+    return (attr[1], attr[2]) if fmt == "NHWC" else (attr[2], attr[3])
+
+
+def _explicit(op, fmt):
+    ex = list(op.get_attr("explicit_paddings") or [])
+    if op.get_attr("padding") != "EXPLICIT":
+        return None
+    pairs = [(ex[2 * i], ex[2 * i + 1]) for i in range(4)]
+    return (pairs[1], pairs[2]) if fmt == "NHWC" else (pairs[2], pairs[3])
+
+
+def _attrs(op):
+    fmt = op.get_attr("data_format")
+    strides = _spatial(op.get_attr("strides"), fmt)
+    try:
+        dil = op.get_attr("dilations")
+    except (KeyError, ValueError):
+        dil = None
+    dilations = _spatial(dil, fmt) if dil else (1, 1)
+    return fmt, strides, dilations, op.get_attr("padding"), _explicit(op, fmt)
+
+
+def _to_nhwc(x, fmt):
+    return x if fmt == "NHWC" else x.transpose(0, 2, 3, 1)
+
+
+def _from_nhwc(y, fmt):
+    return y if fmt == "NHWC" else np.ascontiguousarray(y.transpose(0, 3, 1, 2))
+
+
+def _shape_str(s):
+    return "[" + ",".join(str(int(d)) for d in s) + "]"
+
+
+# -- Conv2D ------------------------------------------------------------------------------------
+
+def conv2d_nhwc(x, w, strides, dilations, padding, explicit, pool=scratch):
+    n, h, wd, c = x.shape
+    kh, kw, ci, co = w.shape
+    if ci == 0 or c % ci:
+        raise errors.InvalidArgumentError(
+            None, None, f"input depth must be evenly divisible by filter depth: {c} vs {ci}")
+    if c != ci:
+        raise errors.UnimplementedError(None, None, "grouped convolutions are not supported")
+    oh, ow, ph, pw = conv_geometry(h, wd, kh, kw, strides, dilations, padding, explicit)
+    if oh <= 0 or ow <= 0 or n == 0:
+        return np.zeros((n, max(oh, 0), max(ow, 0), co), np.result_type(x, w))
+    w2 = w.reshape(kh * kw * ci, co)
+    out = np.empty((n, oh, ow, co), np.result_type(x, w))
+    if kh == kw == 1 and strides == (1, 1) and not (ph[0] or ph[1] or pw[0] or pw[1]):
+        np.matmul(np.ascontiguousarray(x).reshape(-1, c), w2, out=out.reshape(-1, co))
+        return out
+    xp_, pbuf = pad_nhwc(x, ph, pw, pool=pool)
+    xp_ = np.ascontiguousarray(xp_)
+    cols, cbuf = _im2col(xp_, kh, kw, oh, ow, strides, dilations, pool)
+    if pbuf is not None:
+        pool.release(pbuf)
+    np.matmul(cols, w2, out=out.reshape(-1, co))
+    pool.release(cbuf)
+    return out
+
+
+@register_kernel("Conv2D")
+def _conv2d(op, ctx):
+    fmt, strides, dilations, padding, explicit = _attrs(op)
+
+    def conv2d(x, w):
+        if x.ndim != 4 or w.ndim != 4:
+            raise errors.InvalidArgumentError(None, None, "input and filter must be 4-dimensional")
+        return _from_nhwc(conv2d_nhwc(_to_nhwc(x, fmt), w, strides, dilations, padding, explicit), fmt)
+    return conv2d
+
+
+def conv2d_backprop_filter_nhwc(x, filter_shape, dy, strides, dilations, padding, explicit,
+                                pool=scratch):
+    n, h, wd, c = x.shape
+    kh, kw, ci, co = (int(d) for d in filter_shape)
+    oh, ow, ph, pw = conv_geometry(h, wd, kh, kw, strides, dilations, padding, explicit)
+    if dy.shape != (n, oh, ow, co):
+        raise errors.InvalidArgumentError(
+            None, None, f"Conv2DBackpropFilter: out_backprop has shape {_shape_str(dy.shape)}, "
+                        f"expected {_shape_str((n, oh, ow, co))}")
+    dtype = np.result_type(x, dy)
+    dw = np.empty((kh * kw * ci, co), dtype)
+    if n * oh * ow == 0:
+        dw.fill(0)
+        return dw.reshape(kh, kw, ci, co)
+    dy2 = np.ascontiguousarray(dy).reshape(-1, co)
+    if kh == kw == 1 and strides == (1, 1) and not (ph[0] or ph[1] or pw[0] or pw[1]):
+        np.matmul(np.ascontiguousarray(x).reshape(-1, c).T, dy2, out=dw)
+        return dw.reshape(kh, kw, ci, co)
+    xp_, pbuf = pad_nhwc(x, ph, pw, pool=pool)
+    xp_ = np.ascontiguousarray(xp_)
+    cols, cbuf = _im2col(xp_, kh, kw, oh, ow, strides, dilations, pool)
+    if pbuf is not None:
+        pool.release(pbuf)
+    np.matmul(cols.T, dy2, out=dw)
+    pool.release(cbuf)
+    return dw.reshape(kh, kw, ci, co)
+
+
+def conv2d_backprop_input_nhwc(input_shape, w, dy, strides, dilations, padding, explicit,
+                               pool=scratch):
+    n, h, wd, c = (int(d) for d in input_shape)
+    kh, kw, ci, co = w.shape
+    oh, ow, ph, pw = conv_geometry(h, wd, kh, kw, strides, dilations, padding, explicit)
+    if dy.shape != (n, oh, ow, co):
+        raise errors.InvalidArgumentError(
+            None, None, f"Conv2DBackpropInput: out_backprop has shape {_shape_str(dy.shape)}, "
+                        f"expected {_shape_str((n, oh, ow, co))}")
+    dtype = np.result_type(w, dy)
+    dy2 = np.ascontiguousarray(dy).reshape(-1, co)
+    w2 = w.reshape(kh * kw * ci, co)
+    if kh == kw == 1 and strides == (1, 1) and not (ph[0] or ph[1] or pw[0] or pw[1]):
+        out = np.empty((n, h, wd, c), dtype)
+        np.matmul(dy2, w2.T, out=out.reshape(-1, c))
+        return out
+    hp, wp = h + ph[0] + ph[1], wd + pw[0] + pw[1]
+    padded = ph[0] or ph[1] or pw[0] or pw[1]
+    if padded:
+        dxp, pbuf = pool.acquire((n, hp, wp, c), dtype)
+        dxp.fill(0)
+    else:
+        dxp, pbuf = np.zeros((n, h, wd, c), dtype), None
+    if n * oh * ow:
+        dcols, cbuf = pool.acquire((n * oh * ow, kh * kw * ci), dtype)
+        np.matmul(dy2, w2.T, out=dcols)
+        _col2im_add(dxp, dcols.reshape(n, oh, ow, kh, kw, ci), kh, kw, oh, ow, strides, dilations)
+        pool.release(cbuf)
+    if padded:
+        out = dxp[:, ph[0]:ph[0] + h, pw[0]:pw[0] + wd].copy()
+        pool.release(pbuf)
+        return out
+    return dxp
+
+
+def _sizes(v, fmt, what):
+    v = np.asarray(v).reshape(-1)
+    if v.size != 4:
+        raise errors.InvalidArgumentError(None, None, f"{what} must be a 4-D shape vector")
+    v = [int(d) for d in v]
+    return v if fmt == "NHWC" else [v[0], v[2], v[3], v[1]]
+
+
+@register_kernel("Conv2DBackpropFilter")
+def _conv2d_backprop_filter(op, ctx):
+    fmt, strides, dilations, padding, explicit = _attrs(op)
+
+    def conv2d_backprop_filter(x, filter_sizes, dy):
+        fs = [int(d) for d in np.asarray(filter_sizes).reshape(-1)]
+        return conv2d_backprop_filter_nhwc(_to_nhwc(x, fmt), fs, _to_nhwc(dy, fmt), strides,
+                                           dilations, padding, explicit)
+    return conv2d_backprop_filter
+
+
+@register_kernel("Conv2DBackpropInput")
+def _conv2d_backprop_input(op, ctx):
+    fmt, strides, dilations, padding, explicit = _attrs(op)
+
+    def conv2d_backprop_input(input_sizes, w, dy):
+        shape = _sizes(input_sizes, fmt, "input_sizes")
+        return _from_nhwc(conv2d_backprop_input_nhwc(shape, w, _to_nhwc(dy, fmt), strides, dilations,
+                                                     padding, explicit), fmt)
+    return conv2d_backprop_input
+
+
+# -- depthwise ---------------------------------------------------------------------------------
+
+def _taps(kh, kw, oh, ow, strides, dilations):
+    sh, sw = strides
+    dh, dw = dilations
+    for a in range(kh):
+        for b in range(kw):
+            yield a, b, (slice(a * dh, a * dh + (oh - 1) * sh + 1, sh),
+                         slice(b * dw, b * dw + (ow - 1) * sw + 1, sw))
+
+
+def depthwise_nhwc(x, w, strides, dilations, padding, explicit):
+    n, h, wd, c = x.shape
+    kh, kw, ci, m = w.shape
+    if ci != c:
+        raise errors.InvalidArgumentError(
+            None, None, f"input and filter must have the same depth: {c} vs {ci}")
+    oh, ow, ph, pw = conv_geometry(h, wd, kh, kw, strides, dilations, padding, explicit)
+    dtype = np.result_type(x, w)
+    out = np.zeros((n, max(oh, 0), max(ow, 0), c, m), dtype)
+    if out.size == 0:
+        return out.reshape(n, max(oh, 0), max(ow, 0), c * m)
+    xp_, _ = pad_nhwc(x, ph, pw)
+    tmp = np.empty_like(out)
+    for a, b, (rs, cs) in _taps(kh, kw, oh, ow, strides, dilations):
+        np.multiply(xp_[:, rs, cs, :, None], w[a, b], out=tmp)
+        out += tmp
+    return out.reshape(n, oh, ow, c * m)
+
+
+def depthwise_backprop_input_nhwc(input_shape, w, dy, strides, dilations, padding, explicit):
+    n, h, wd, c = (int(d) for d in input_shape)
+    kh, kw, _, m = w.shape
+    oh, ow, ph, pw = conv_geometry(h, wd, kh, kw, strides, dilations, padding, explicit)
+    dtype = np.result_type(w, dy)
+    dxp = np.zeros((n, h + ph[0] + ph[1], wd + pw[0] + pw[1], c), dtype)
+    dy5 = dy.reshape(n, oh, ow, c, m)
+    for a, b, (rs, cs) in _taps(kh, kw, oh, ow, strides, dilations):
+        dxp[:, rs, cs, :] += np.einsum("npqcm,cm->npqc", dy5, w[a, b], optimize=True)
+    return dxp[:, ph[0]:ph[0] + h, pw[0]:pw[0] + wd].copy() if dxp.shape[1:3] != (h, wd) else dxp
+
+
+def depthwise_backprop_filter_nhwc(x, filter_shape, dy, strides, dilations, padding, explicit):
+    n, h, wd, c = x.shape
+    kh, kw, _, m = (int(d) for d in filter_shape)
+    oh, ow, ph, pw = conv_geometry(h, wd, kh, kw, strides, dilations, padding, explicit)
+    dtype = np.result_type(x, dy)
+    xp_, _ = pad_nhwc(x, ph, pw)
+    dy5 = dy.reshape(n, oh, ow, c, m)
+    dw = np.zeros((kh, kw, c, m), dtype)
+    for a, b, (rs, cs) in _taps(kh, kw, oh, ow, strides, dilations):
+        dw[a, b] = np.einsum("npqc,npqcm->cm", xp_[:, rs, cs, :], dy5, optimize=True)
+    return dw
+
+
+@register_kernel("DepthwiseConv2dNative")
+def _depthwise(op, ctx):
+    fmt, strides, dilations, padding, explicit = _attrs(op)
+
+    def depthwise_conv2d_native(x, w):
+        return _from_nhwc(depthwise_nhwc(_to_nhwc(x, fmt), w, strides, dilations, padding, explicit), fmt)
+    return depthwise_conv2d_native
+
+
+@register_kernel("DepthwiseConv2dNativeBackpropInput")
+def _depthwise_backprop_input(op, ctx):
+    fmt, strides, dilations, padding, explicit = _attrs(op)
+
+    def depthwise_backprop_input(input_sizes, w, dy):
+        shape = _sizes(input_sizes, fmt, "input_sizes")
+        return _from_nhwc(depthwise_backprop_input_nhwc(shape, w, _to_nhwc(dy, fmt), strides, dilations,
+                                                        padding, explicit), fmt)
+    return depthwise_backprop_input
+
+
+@register_kernel("DepthwiseConv2dNativeBackpropFilter")
+def _depthwise_backprop_filter(op, ctx):
+    fmt, strides, dilations, padding, explicit = _attrs(op)
+
+    def depthwise_backprop_filter(x, filter_sizes, dy):
+        fs = [int(d) for d in np.asarray(filter_sizes).reshape(-1)]
+        return depthwise_backprop_filter_nhwc(_to_nhwc(x, fmt), fs, _to_nhwc(dy, fmt), strides,
+                                              dilations, padding, explicit)
+    return depthwise_backprop_filter

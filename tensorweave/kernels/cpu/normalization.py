@@ -1,0 +1,220 @@
+"""CPU kernels for normalization: LRN and LRNGrad, FusedBatchNormV3 and FusedBatchNormGradV3;
+TopKV2 and InTopKV2.
+
+LRN's channel-window sums are 2*depth_radius shifted adds along the channel axis (vectorized
+over everything else). Fused batch norm works on (rows, channels) views of NHWC (NCHW is
+transposed) and accumulates its statistics in float32 or better.
+"""
+
+import numpy as np
+
+from ...framework import errors
+from ..registry import register_kernel
+
+__all__ = []
+
+
+def _window_sum(a, r):
+    """s[..., c] = sum_{|k - c| <= r} a[..., k] (channels are the last axis)."""
+    s = a.copy()
+    c = a.shape[-1]
+    for k in range(1, min(r, c - 1) + 1):
+        s[..., k:] += a[..., :-k]
+        s[..., :-k] += a[..., k:]
+    return s
+
+
+def _lrn_attrs(op):
+    return (int(op.get_attr("depth_radius")), float(op.get_attr("bias")),
+            float(op.get_attr("alpha")), float(op.get_attr("beta")))
+
+
+def _pow_neg(n, beta):
+    """n ** -beta, with the common exponents done without a general pow."""
+    if beta == 0.75:
+        r = np.sqrt(n)
+        r *= np.sqrt(r)
+        return np.reciprocal(r, out=r)
+    if beta == 0.5:
+        r = np.sqrt(n)
+        return np.reciprocal(r, out=r)
+    return np.power(n, -beta)
+
+
+@register_kernel("LRN")
+def _lrn(op, ctx):
+    r, bias, alpha, beta = _lrn_attrs(op)
+
+    def lrn(x):
+        if x.ndim != 4:
+            raise errors.InvalidArgumentError(None, None, "input must be 4-dimensional")
+        t = x.dtype.type
+        n = _window_sum(x * x, r)
+        n *= t(alpha)
+        n += t(bias)
+        scale = _pow_neg(n, beta)
+        scale *= x
+        return scale
+    return lrn
+
+
+@register_kernel("LRNGrad")
+def _lrn_grad(op, ctx):
+    r, bias, alpha, beta = _lrn_attrs(op)
+
+    def lrn_grad(g, x, y):
+        # y = x * N^-beta, N = bias + alpha * window(x^2):
+        # dx = g * N^-beta - 2 alpha beta x * window(g * y / N)
+        t = x.dtype.type
+        n = _window_sum(x * x, r)
+        n *= t(alpha)
+        n += t(bias)
+        u = g * y
+        u /= n
+        dx = _window_sum(u, r)
+        dx *= x
+        dx *= t(-2.0 * alpha * beta)
+        p = _pow_neg(n, beta)
+        p *= g
+        dx += p
+        return dx
+    return lrn_grad
+
+
+# -- fused batch norm --------------------------------------------------------------------------
+
+def _rows(x, fmt):
+    """(x as a C-contiguous (rows, C) array, function mapping a (rows, C) result back)."""
+    if fmt == "NHWC" or x.ndim == 2:
+        shape = x.shape
+        return np.ascontiguousarray(x).reshape(-1, x.shape[-1]), lambda r: r.reshape(shape)
+    xt = np.ascontiguousarray(np.moveaxis(x, 1, -1))
+    tshape = xt.shape
+    return xt.reshape(-1, x.shape[1]), lambda r: np.ascontiguousarray(np.moveaxis(r.reshape(tshape), -1, 1))
+
+
+@register_kernel("FusedBatchNormV3")
+def _fused_batch_norm(op, ctx):
+    eps = float(op.get_attr("epsilon"))
+    fmt = op.get_attr("data_format")
+    training = bool(op.get_attr("is_training"))
+    factor = float(op.get_attr("exponential_avg_factor"))
+
+    def fused_batch_norm(x, scale, offset, mean, var):
+        x2, back = _rows(x, fmt)
+        m, c = x2.shape
+        if scale.shape != (c,) or offset.shape != (c,):
+            raise errors.InvalidArgumentError(
+                None, None, f"scale must have the same number of elements as the channels of x, got "
+                            f"{scale.size} and {c}")
+        u = scale.dtype
+        if training:
+            bm = x2.mean(axis=0, dtype=np.float64 if u == np.float64 else np.float32).astype(u)
+            centered = x2 - bm.astype(x2.dtype)
+            bv = np.einsum("ij,ij->j", centered, centered) / max(m, 1)
+            bv = bv.astype(u)
+            inv = 1.0 / np.sqrt(bv + u.type(eps))
+            y = centered
+            y *= (inv * scale).astype(x2.dtype)
+            y += offset.astype(x2.dtype)
+            unbiased = bv * u.type(m / (m - 1)) if m > 1 else np.zeros_like(bv)
+            if factor != 1.0 and mean.size:
+                bm_out = (1 - factor) * mean + factor * bm
+                bv_out = (1 - factor) * var + factor * unbiased
+            else:
+                bm_out, bv_out = bm, unbiased
+            return back(y), bm_out.astype(u), bv_out.astype(u), bm, inv.astype(u), np.zeros(0, u)
+        if mean.shape != (c,) or var.shape != (c,):
+            raise errors.InvalidArgumentError(
+                None, None, f"When is_training=false, mean and variance must have {c} elements, got "
+                            f"{mean.size} and {var.size}")
+        inv = (1.0 / np.sqrt(var + u.type(eps))).astype(u)
+        a = (inv * scale).astype(x2.dtype)
+        b = (offset - mean * inv * scale).astype(x2.dtype)
+        y = x2 * a
+        y += b
+        return back(y), mean.copy(), var.copy(), mean.copy(), inv, np.zeros(0, u)
+    return fused_batch_norm
+
+
+@register_kernel("FusedBatchNormGradV3")
+def _fused_batch_norm_grad(op, ctx):
+    fmt = op.get_attr("data_format")
+    training = bool(op.get_attr("is_training"))
+
+    def fused_batch_norm_grad(dy, x, scale, mean, inv, _reserved):
+        dy2, back = _rows(dy, fmt)
+        x2, _ = _rows(x, fmt)
+        m = x2.shape[0]
+        xhat = x2 - mean.astype(x2.dtype)
+        xhat *= inv.astype(x2.dtype)
+        doffset = dy2.sum(axis=0)
+        dscale = np.einsum("ij,ij->j", dy2, xhat)
+        if training and m:
+            dx = xhat
+            dx *= (dscale / m).astype(x2.dtype)
+            np.subtract(dy2, dx, out=dx)
+            dx -= (doffset / m).astype(x2.dtype)
+            dx *= (scale * inv).astype(x2.dtype)
+        else:
+            dx = dy2 * (scale * inv).astype(x2.dtype)
+        u = scale.dtype
+        return back(dx), dscale.astype(u), doffset.astype(u), np.zeros(0, u), np.zeros(0, u)
+    return fused_batch_norm_grad
+
+
+# -- top_k / in_top_k ---------------------------------------------------------------------------
+
+@register_kernel("TopKV2")
+def _top_k(op, ctx):
+    want_sorted = bool(op.get_attr("sorted"))
+
+    def top_k(x, k):
+        k = int(k)
+        if x.ndim < 1:
+            raise errors.InvalidArgumentError(None, None, "input must be >= 1-D, got shape []")
+        n = x.shape[-1]
+        if k < 0:
+            raise errors.InvalidArgumentError(None, None, f"Need k >= 0, got {k}")
+        if n < k:
+            raise errors.InvalidArgumentError(None, None, f"input must have at least k columns. Had "
+                                                          f"{n}, needed {k}")
+        # Stable descending order: ties keep the lower index first, as TF does.
+        neg = -x.astype(np.float64) if x.dtype.kind in "ui" else -x
+        if k < n // 4 and k > 0:
+            part = np.argpartition(neg, k - 1, axis=-1)[..., :k]
+            cand = np.take_along_axis(neg, part, axis=-1)
+            # Ties at the k-th value may be resolved by argpartition arbitrarily: fall back then.
+            kth = cand.max(axis=-1, keepdims=True)
+            if np.any((neg == kth).sum(axis=-1) != (cand == kth).sum(axis=-1)):
+                idx = np.argsort(neg, axis=-1, kind="stable")[..., :k]
+            else:
+                order = np.lexsort((part, cand), axis=-1)
+                idx = np.take_along_axis(part, order, axis=-1)
+        else:
+            idx = np.argsort(neg, axis=-1, kind="stable")[..., :k]
+        vals = np.take_along_axis(x, idx, axis=-1)
+        return vals, idx.astype(np.int32)
+    _ = want_sorted
+    return top_k
+
+
+@register_kernel("InTopKV2")
+def _in_top_k(op, ctx):
+    def in_top_k(predictions, targets, k):
+        k = int(k)
+        if predictions.ndim != 2:
+            raise errors.InvalidArgumentError(None, None, "predictions must be 2-dimensional")
+        n, c = predictions.shape
+        if targets.shape != (n,):
+            raise errors.InvalidArgumentError(
+                None, None, f"First dimension of predictions {n} must match length of targets "
+                            f"{targets.size}")
+        t = targets.astype(np.int64)
+        valid = (t >= 0) & (t < c)
+        tc = np.where(valid, t, 0)
+        tp = predictions[np.arange(n), tc]
+        valid &= np.isfinite(tp)
+        greater = (predictions > tp[:, None]).sum(axis=1)
+        return valid & (greater < k)
+    return in_top_k

@@ -1,0 +1,228 @@
+"""CPU kernels for pooling: MaxPool, AvgPool, their gradients (MaxPoolGrad, MaxPoolGradGrad,
+AvgPoolGrad), MaxPoolWithArgmax and MaxPoolGradWithArgmax.
+
+Every kernel is a loop over the KH*KW window taps (a handful), each tap one strided slab of the
+padded input, so no Python loop touches pixels or batch elements. Max pooling pads with -inf
+(padding never wins) and gives a window's gradient to its *first* maximum in row-major order,
+like TF's CPU kernels; average pooling divides by the number of real (unpadded) elements.
+"""
+
+import numpy as np
+
+from ...framework import errors
+from ..registry import register_kernel
+from .conv import conv_geometry, pad_nhwc
+
+__all__ = []
+
+
+def _lowest(dtype):
+    dtype = np.dtype(dtype)
+    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def _pool_attrs(op):
+    fmt = op.get_attr("data_format")
+    k, s = list(op.get_attr("ksize")), list(op.get_attr("strides"))
+    if fmt == "NHWC":
+        ks, ss, other = (k[1], k[2]), (s[1], s[2]), (k[0], k[3], s[0], s[3])
+    else:
+        ks, ss, other = (k[2], k[3]), (s[2], s[3]), (k[0], k[1], s[0], s[1])
+    if any(v != 1 for v in other):
+        raise errors.UnimplementedError(
+            None, None, "Pooling is not yet supported on the batch nor depth dimensions.")
+    explicit = None
+    padding = op.get_attr("padding")
+    if padding == "EXPLICIT":
+        ex = list(op.get_attr("explicit_paddings"))
+        pairs = [(ex[2 * i], ex[2 * i + 1]) for i in range(4)]
+        explicit = (pairs[1], pairs[2]) if fmt == "NHWC" else (pairs[2], pairs[3])
+    return fmt, ks, ss, padding, explicit
+
+
+def _nhwc(x, fmt):
+    return x if fmt == "NHWC" else x.transpose(0, 2, 3, 1)
+
+
+def _back(y, fmt):
+    return y if fmt == "NHWC" else np.ascontiguousarray(y.transpose(0, 3, 1, 2))
+
+
+def _taps(ks, ss, oh, ow):
+    for a in range(ks[0]):
+        for b in range(ks[1]):
+            yield a, b, (slice(None), slice(a, a + (oh - 1) * ss[0] + 1, ss[0]),
+                         slice(b, b + (ow - 1) * ss[1] + 1, ss[1]))
+
+
+def _geometry(x_shape, ks, ss, padding, explicit):
+    n, h, w, c = x_shape
+    oh, ow, ph, pw = conv_geometry(h, w, ks[0], ks[1], ss, (1, 1), padding, explicit)
+    if oh <= 0 or ow <= 0:
+        raise errors.InvalidArgumentError(
+            None, None, f"Computed output size would be negative: {oh} [input_size: {h}, "
+                        f"effective_filter_size: {ks[0]}, stride: {ss[0]}]")
+    return oh, ow, ph, pw
+
+
+def max_pool_nhwc(x, ks, ss, padding, explicit=None, with_tap=False):
+    oh, ow, ph, pw = _geometry(x.shape, ks, ss, padding, explicit)
+    xp_, _ = pad_nhwc(x, ph, pw, value=_lowest(x.dtype))
+    out = None
+    best = None
+    for a, b, sl in _taps(ks, ss, oh, ow):
+        tap = xp_[sl]
+        if out is None:
+            out = tap.copy()
+            if with_tap:
+                best = np.zeros(out.shape, np.int32)
+            continue
+        if with_tap:
+            better = tap > out
+            best[better] = a * ks[1] + b
+        np.maximum(out, tap, out=out)
+    return (out, best, ph, pw) if with_tap else out
+
+
+def _first_max_masks(xp_, y, ks, ss, oh, ow):
+    """Yields (slices, mask) per tap: mask marks outputs whose first maximum is at that tap."""
+    remaining = np.ones(y.shape, bool)
+    m = np.empty(y.shape, bool)
+    for a, b, sl in _taps(ks, ss, oh, ow):
+        np.equal(xp_[sl], y, out=m)
+        m &= remaining
+        yield sl, m
+        remaining &= ~m
+
+
+@register_kernel("MaxPool")
+def _max_pool(op, ctx):
+    fmt, ks, ss, padding, explicit = _pool_attrs(op)
+
+    def max_pool(x):
+        if x.ndim != 4:
+            raise errors.InvalidArgumentError(None, None, "input must be 4-dimensional")
+        return _back(max_pool_nhwc(_nhwc(x, fmt), ks, ss, padding, explicit), fmt)
+    return max_pool
+
+
+@register_kernel("MaxPoolGrad")
+def _max_pool_grad(op, ctx):
+    fmt, ks, ss, padding, explicit = _pool_attrs(op)
+
+    def max_pool_grad(x, y, g):
+        x, y, g = _nhwc(x, fmt), _nhwc(y, fmt), _nhwc(g, fmt)
+        n, h, w, c = x.shape
+        oh, ow, ph, pw = _geometry(x.shape, ks, ss, padding, explicit)
+        xp_, _ = pad_nhwc(x, ph, pw, value=_lowest(x.dtype))
+        dxp = np.zeros(xp_.shape, g.dtype)
+        tmp = np.empty(g.shape, g.dtype)
+        for sl, m in _first_max_masks(xp_, y, ks, ss, oh, ow):
+            np.multiply(g, m, out=tmp)
+            dxp[sl] += tmp
+        dx = dxp[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w]
+        return _back(np.ascontiguousarray(dx), fmt)
+    return max_pool_grad
+
+
+@register_kernel("MaxPoolGradGrad")
+def _max_pool_grad_grad(op, ctx):
+    fmt, ks, ss, padding, explicit = _pool_attrs(op)
+
+    def max_pool_grad_grad(x, y, gg):
+        x, y, gg = _nhwc(x, fmt), _nhwc(y, fmt), _nhwc(gg, fmt)
+        oh, ow, ph, pw = _geometry(x.shape, ks, ss, padding, explicit)
+        xp_, _ = pad_nhwc(x, ph, pw, value=_lowest(x.dtype))
+        gp, _ = pad_nhwc(gg, ph, pw, value=0)
+        out = np.zeros(y.shape, gg.dtype)
+        for sl, m in _first_max_masks(xp_, y, ks, ss, oh, ow):
+            np.copyto(out, gp[sl], where=m)
+        return _back(out, fmt)
+    return max_pool_grad_grad
+
+
+def _window_counts(h, w, ks, ss, oh, ow, ph, pw, dtype):
+    def counts(size, k, s, o, lo):
+        start = np.arange(o) * s - lo
+        return (np.minimum(start + k, size) - np.maximum(start, 0)).astype(dtype)
+    return counts(h, ks[0], ss[0], oh, ph[0])[:, None, None] * counts(w, ks[1], ss[1], ow, pw[0])[None, :, None]
+
+
+@register_kernel("AvgPool")
+def _avg_pool(op, ctx):
+    fmt, ks, ss, padding, explicit = _pool_attrs(op)
+
+    def avg_pool(x):
+        if x.ndim != 4:
+            raise errors.InvalidArgumentError(None, None, "input must be 4-dimensional")
+        x = _nhwc(x, fmt)
+        n, h, w, c = x.shape
+        oh, ow, ph, pw = _geometry(x.shape, ks, ss, padding, explicit)
+        xp_, _ = pad_nhwc(x, ph, pw, value=0)
+        out = None
+        for _, _, sl in _taps(ks, ss, oh, ow):
+            if out is None:
+                out = xp_[sl].copy()
+            else:
+                out += xp_[sl]
+        out /= _window_counts(h, w, ks, ss, oh, ow, ph, pw, x.dtype)
+        return _back(out, fmt)
+    return avg_pool
+
+
+@register_kernel("AvgPoolGrad")
+def _avg_pool_grad(op, ctx):
+    fmt, ks, ss, padding, explicit = _pool_attrs(op)
+
+    def avg_pool_grad(shape, g):
+        shape = [int(d) for d in np.asarray(shape).reshape(-1)]
+        if fmt != "NHWC":
+            shape = [shape[0], shape[2], shape[3], shape[1]]
+        g = _nhwc(g, fmt)
+        n, h, w, c = shape
+        oh, ow, ph, pw = _geometry(shape, ks, ss, padding, explicit)
+        if g.shape != (n, oh, ow, c):
+            raise errors.InvalidArgumentError(None, None, "AvgPoolGrad: gradient has the wrong shape")
+        gs = g / _window_counts(h, w, ks, ss, oh, ow, ph, pw, g.dtype)
+        dxp = np.zeros((n, h + ph[0] + ph[1], w + pw[0] + pw[1], c), g.dtype)
+        for _, _, sl in _taps(ks, ss, oh, ow):
+            dxp[sl] += gs
+        return _back(np.ascontiguousarray(dxp[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w]), fmt)
+    return avg_pool_grad
+
+
+@register_kernel("MaxPoolWithArgmax")
+def _max_pool_with_argmax(op, ctx):
+    _, ks, ss, padding, explicit = _pool_attrs(op)
+    with_batch = bool(op.get_attr("include_batch_in_index"))
+    targ = op.get_attr("Targmax").as_numpy_dtype
+
+    def max_pool_with_argmax(x):
+        n, h, w, c = x.shape
+        out, best, ph, pw = max_pool_nhwc(x, ks, ss, padding, explicit, with_tap=True)
+        oh, ow = out.shape[1:3]
+        a, b = np.divmod(best, ks[1])
+        yy = (np.arange(oh) * ss[0] - ph[0])[None, :, None, None] + a
+        xx = (np.arange(ow) * ss[1] - pw[0])[None, None, :, None] + b
+        idx = (yy.astype(np.int64) * w + xx) * c + np.arange(c)
+        if with_batch:
+            idx = idx + (np.arange(n, dtype=np.int64) * (h * w * c))[:, None, None, None]
+        return out, idx.astype(targ)
+    return max_pool_with_argmax
+
+
+@register_kernel("MaxPoolGradWithArgmax")
+def _max_pool_grad_with_argmax(op, ctx):
+    with_batch = bool(op.get_attr("include_batch_in_index"))
+
+    def max_pool_grad_with_argmax(x, g, argmax):
+        n = x.shape[0]
+        per = x.size // n if n else 0
+        idx = argmax.astype(np.int64)
+        if not with_batch:
+            idx = idx + (np.arange(n, dtype=np.int64) * per).reshape((n,) + (1,) * (idx.ndim - 1))
+        if idx.size and (idx.min() < 0 or idx.max() >= x.size):
+            raise errors.InvalidArgumentError(None, None, "Invalid argmax index")
+        dx = np.bincount(idx.reshape(-1), weights=g.reshape(-1), minlength=x.size)
+        return dx.astype(g.dtype).reshape(x.shape)
+    return max_pool_grad_with_argmax

@@ -1,0 +1,454 @@
+"""Convolution ops: conv2d (+ its backprops, which are also conv2d_transpose), depthwise_conv2d
+(+ depthwise_conv2d_native and its backprops), separable_conv2d, conv1d.
+
+Primitive ops (kernels in kernels/cpu/conv.py): Conv2D, Conv2DBackpropInput,
+Conv2DBackpropFilter, DepthwiseConv2dNative, DepthwiseConv2dNativeBackpropInput,
+DepthwiseConv2dNativeBackpropFilter. Their gradients are each other, as in TF, so second
+derivatives of convolutions (and gradients of conv2d_transpose) come for free.
+
+Attributes follow TF: strides/dilations are 4-vectors in data_format order ("NHWC" default or
+"NCHW"); padding is "SAME", "VALID" or "EXPLICIT" with explicit_paddings (8 ints).
+"""
+
+import numbers
+
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework import registry
+from ..framework.constant_op import constant_value, convert_to_tensor
+from ..framework.graph import Tensor, name_scope
+from ..framework.op_util import apply_op
+from ..framework.tensor_shape import TensorShape, unknown_shape
+
+__all__ = ["conv2d", "conv2d_transpose", "conv2d_backprop_input", "conv2d_backprop_filter",
+           "depthwise_conv2d", "depthwise_conv2d_native", "depthwise_conv2d_native_backprop_input",
+           "depthwise_conv2d_native_backprop_filter", "separable_conv2d", "conv1d", "convolution"]
+
+
+def _array():
+    from . import array_ops
+    return array_ops
+
+
+# -- attribute normalization -------------------------------------------------------------------
+
+def _norm_format(data_format):
+    if data_format is None:
+        return "NHWC"
+    if isinstance(data_format, bytes):
+        data_format = data_format.decode()
+    if data_format not in ("NHWC", "NCHW"):
+        raise ValueError(f"data_format must be 'NHWC' or 'NCHW'; got {data_format!r}")
+    return data_format
+
+
+def _sequence(value, name, fmt, n=2):
+    """TF's _get_sequence for 2-D ops: int or length 1/2/4 -> a 4-list in data_format order."""
+    if value is None:
+        value = 1
+    if isinstance(value, numbers.Integral):
+        value = [int(value)] * n
+    value = [int(v) for v in value]
+    if len(value) == 1:
+        value = value * n
+    if len(value) == n:
+        return [1, 1] + value if fmt == "NCHW" else [1] + value + [1]
+    if len(value) == n + 2:
+        return value
+    raise ValueError(f"{name} should be of length 1, {n} or {n + 2} but was {len(value)}")
+
+
+def _padding(padding, fmt):
+    """(padding string, explicit_paddings list)."""
+    if isinstance(padding, bytes):
+        padding = padding.decode()
+    if isinstance(padding, str):
+        p = padding.upper()
+        if p not in ("SAME", "VALID"):
+            raise ValueError(f"padding must be 'SAME', 'VALID' or a list of pairs; got {padding!r}")
+        return p, []
+    pads = [list(map(int, pair)) for pair in padding]
+    if len(pads) != 4 or any(len(pair) != 2 for pair in pads):
+        raise ValueError(f"When padding is explicit, it must be a list of 4 pairs; got {padding!r}")
+    batch_c = (pads[0], pads[3]) if fmt == "NHWC" else (pads[0], pads[1])
+    if any(v != 0 for pair in batch_c for v in pair):
+        raise ValueError("Explicit padding of the batch or depth dimension is not supported")
+    return "EXPLICIT", [v for pair in pads for v in pair]
+
+
+def _check_dtype(t, param, allowed=("float16", "bfloat16", "float32", "float64", "int32")):
+    dt = t.dtype.base_dtype
+    if dt.name not in allowed:
+        raise TypeError(f"Value passed to parameter '{param}' has DataType {dt.name} not in list of "
+                        f"allowed values: {', '.join(allowed)}")
+
+
+# -- geometry (static) -------------------------------------------------------------------------
+
+def _out_dim(size, k, stride, dilation, padding, pads):
+    if size is None or k is None:
+        return None
+    eff = (k - 1) * dilation + 1
+    if padding == "SAME":
+        return -(-size // stride)
+    if padding == "EXPLICIT":
+        size = size + pads[0] + pads[1]
+    if size < eff:
+        raise ValueError(f"Negative dimension size caused by subtracting {eff} from {size}")
+    return (size - eff) // stride + 1
+
+
+def _spatial_idx(fmt):
+    return (1, 2, 3) if fmt == "NHWC" else (2, 3, 1)
+
+
+def _conv_out_shape(in_shape, kh, kw, out_c, attrs):
+    fmt = attrs["data_format"]
+    hi, wi, ci = _spatial_idx(fmt)
+    dims = in_shape.with_rank(4).as_list() if in_shape.ndims is not None else [None] * 4
+    s, d = attrs["strides"], attrs.get("dilations") or [1, 1, 1, 1]
+    ex = attrs.get("explicit_paddings") or [0] * 8
+    oh = _out_dim(dims[hi], kh, s[hi], d[hi], attrs["padding"], ex[2 * hi:2 * hi + 2])
+    ow = _out_dim(dims[wi], kw, s[wi], d[wi], attrs["padding"], ex[2 * wi:2 * wi + 2])
+    out = [dims[0], None, None, None]
+    out[hi], out[wi], out[ci] = oh, ow, out_c
+    return TensorShape(out)
+
+
+def _conv2d_shape(op):
+    x, w = op._inputs[0]._shape, op._inputs[1]._shape
+    if x.ndims is not None and x.ndims != 4:
+        raise ValueError(f"Shape must be rank 4 but is rank {x.ndims}")
+    if w.ndims is not None and w.ndims != 4:
+        raise ValueError(f"Shape must be rank 4 but is rank {w.ndims}")
+    wd = w.as_list() if w.ndims is not None else [None] * 4
+    if x.ndims is not None:
+        cin = x.as_list()[_spatial_idx(op._attrs["data_format"])[2]]
+        if cin is not None and wd[2] is not None and (wd[2] == 0 or cin % wd[2]):
+            raise ValueError(f"Depth of input ({cin}) is not a multiple of input depth of filter "
+                             f"({wd[2]})")
+    return [_conv_out_shape(x, wd[0], wd[1], wd[3], op._attrs)]
+
+
+def _depthwise_shape(op):
+    x, w = op._inputs[0]._shape, op._inputs[1]._shape
+    if x.ndims is not None and x.ndims != 4:
+        raise ValueError(f"Shape must be rank 4 but is rank {x.ndims}")
+    wd = w.with_rank(4).as_list() if w.ndims is not None else [None] * 4
+    cin = x.as_list()[_spatial_idx(op._attrs["data_format"])[2]] if x.ndims is not None else None
+    if cin is not None and wd[2] is not None and cin != wd[2]:
+        raise ValueError(f"Dimensions must be equal, but are {cin} and {wd[2]}")
+    out_c = wd[2] * wd[3] if wd[2] is not None and wd[3] is not None else None
+    return [_conv_out_shape(x, wd[0], wd[1], out_c, op._attrs)]
+
+
+def _shape_from_input(i):
+    def shape_fn(op):
+        v = constant_value(op._inputs[i])
+        if v is None:
+            return [unknown_shape(rank=4)]
+        return [TensorShape([int(d) for d in np.asarray(v).reshape(-1)])]
+    return shape_fn
+
+
+for _t in ("Conv2D",):
+    registry.register_op(_t, shape_fn=_conv2d_shape)
+registry.register_op("DepthwiseConv2dNative", shape_fn=_depthwise_shape)
+registry.register_op("Conv2DBackpropInput", shape_fn=_shape_from_input(0))
+registry.register_op("Conv2DBackpropFilter", shape_fn=_shape_from_input(1))
+registry.register_op("DepthwiseConv2dNativeBackpropInput", shape_fn=_shape_from_input(0))
+registry.register_op("DepthwiseConv2dNativeBackpropFilter", shape_fn=_shape_from_input(1))
+
+
+def _attrs_of(op):
+    return {k: op.get_attr(k) for k in ("strides", "padding", "explicit_paddings", "data_format",
+                                        "dilations")}
+
+
+def _make(op_type, inputs, name, attrs):
+    dt = inputs[-1].dtype.base_dtype
+    a = {"T": dt}
+    a.update(attrs)
+    if op_type.startswith("Conv2D"):
+        a["use_cudnn_on_gpu"] = True
+    return apply_op(op_type, inputs, [dt], name, attrs=a)
+
+
+def _with_shape(t, shape):
+    t.set_shape(shape)
+    return t
+
+
+@registry.register_gradient("Conv2D")
+def _conv2d_grad(op, grad):
+    a = _attrs_of(op)
+    x, w = op.inputs
+    s0, s1 = _array().shape_n([x, w])
+    return [_with_shape(_make("Conv2DBackpropInput", [s0, w, grad], "Conv2DBackpropInput", a), x.shape),
+            _with_shape(_make("Conv2DBackpropFilter", [x, s1, grad], "Conv2DBackpropFilter", a), w.shape)]
+
+
+@registry.register_gradient("Conv2DBackpropInput")
+def _conv2d_backprop_input_grad(op, grad):
+    a = _attrs_of(op)
+    _, w, dy = op.inputs
+    return [None,
+            _with_shape(_make("Conv2DBackpropFilter", [grad, _array().shape(w), dy],
+                              "Conv2DBackpropFilter", a), w.shape),
+            _with_shape(_make("Conv2D", [grad, w], "Conv2D", a), dy.shape)]
+
+
+@registry.register_gradient("Conv2DBackpropFilter")
+def _conv2d_backprop_filter_grad(op, grad):
+    a = _attrs_of(op)
+    x, _, dy = op.inputs
+    return [_with_shape(_make("Conv2DBackpropInput", [_array().shape(x), grad, dy],
+                              "Conv2DBackpropInput", a), x.shape),
+            None,
+            _with_shape(_make("Conv2D", [x, grad], "Conv2D", a), dy.shape)]
+
+
+@registry.register_gradient("DepthwiseConv2dNative")
+def _depthwise_grad(op, grad):
+    a = _attrs_of(op)
+    x, w = op.inputs
+    return [_with_shape(_make("DepthwiseConv2dNativeBackpropInput", [_array().shape(x), w, grad],
+                              "DepthwiseConv2dNativeBackpropInput", a), x.shape),
+            _with_shape(_make("DepthwiseConv2dNativeBackpropFilter", [x, _array().shape(w), grad],
+                              "DepthwiseConv2dNativeBackpropFilter", a), w.shape)]
+
+
+@registry.register_gradient("DepthwiseConv2dNativeBackpropInput")
+def _depthwise_backprop_input_grad(op, grad):
+    a = _attrs_of(op)
+    _, w, dy = op.inputs
+    return [None,
+            _with_shape(_make("DepthwiseConv2dNativeBackpropFilter", [grad, _array().shape(w), dy],
+                              "DepthwiseConv2dNativeBackpropFilter", a), w.shape),
+            _with_shape(_make("DepthwiseConv2dNative", [grad, w], "DepthwiseConv2dNative", a), dy.shape)]
+
+
+@registry.register_gradient("DepthwiseConv2dNativeBackpropFilter")
+def _depthwise_backprop_filter_grad(op, grad):
+    a = _attrs_of(op)
+    x, _, dy = op.inputs
+    return [_with_shape(_make("DepthwiseConv2dNativeBackpropInput", [_array().shape(x), grad, dy],
+                              "DepthwiseConv2dNativeBackpropInput", a), x.shape),
+            None,
+            _with_shape(_make("DepthwiseConv2dNative", [x, grad], "DepthwiseConv2dNative", a), dy.shape)]
+
+
+# -- public functions --------------------------------------------------------------------------
+
+def _conv_attrs(strides, padding, data_format, dilations):
+    fmt = _norm_format(data_format)
+    if strides is None:
+        raise ValueError("strides must be given")
+    pad, explicit = _padding(padding, fmt)
+    return {"strides": _sequence(strides, "strides", fmt), "padding": pad,
+            "explicit_paddings": explicit, "data_format": fmt,
+            "dilations": _sequence(dilations, "dilations", fmt)}
+
+
+def conv2d(input=None, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True,  # noqa: A002
+           data_format="NHWC", dilations=None, name=None, filters=None):
+    """2-D convolution (cross-correlation, as in TF): out[n, i, j, o] =
+    sum_{a, b, c} input[n, i*sh + a*dh - pad_top, j*sw + b*dw - pad_left, c] * filter[a, b, c, o].
+
+    padding: "SAME", "VALID", or explicit [[0, 0], [top, bottom], [left, right], [0, 0]]."""
+    if filter is None:
+        filter = filters  # noqa: A001
+    elif filters is not None:
+        raise ValueError("Cannot specify both 'filter' and 'filters'")
+    if padding is None:
+        raise ValueError("padding must be given")
+    attrs = _conv_attrs(strides, padding, data_format, dilations)
+    x = convert_to_tensor(input, name="input")
+    w = convert_to_tensor(filter, dtype=x.dtype.base_dtype, name="filter")
+    _check_dtype(x, "input")
+    return _make("Conv2D", [x, w], name or "Conv2D", attrs)
+
+
+def convolution(input, filter, padding, strides=None, dilation_rate=None, name=None,  # noqa: A002
+                data_format=None, filters=None, dilations=None):
+    """tf.nn.convolution for 1-D and 2-D inputs (N-D > 2 is not supported)."""
+    if filter is None:
+        filter = filters  # noqa: A001
+    x = convert_to_tensor(input, name="input")
+    rank = x.shape.ndims
+    rate = dilation_rate if dilation_rate is not None else dilations
+    if rank == 4:
+        return conv2d(x, filter, strides if strides is not None else 1, padding,
+                      data_format=data_format or "NHWC", dilations=rate or 1,
+                      name=name or "convolution")
+    if rank == 3:
+        return conv1d(x, filter, strides if strides is not None else 1, padding,
+                      data_format=data_format or "NWC", dilations=rate, name=name)
+    raise NotImplementedError("tf.nn.convolution supports 1-D and 2-D convolutions only")
+
+
+def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=None,  # noqa: A002
+                          padding=None, use_cudnn_on_gpu=True, data_format="NHWC", dilations=None,
+                          name=None, filters=None):
+    """The gradient of conv2d with respect to its input (shape `input_sizes`)."""
+    if filter is None:
+        filter = filters  # noqa: A001
+    attrs = _conv_attrs(strides, padding, data_format, dilations)
+    dy = convert_to_tensor(out_backprop, name="out_backprop")
+    w = convert_to_tensor(filter, dtype=dy.dtype.base_dtype, name="filter")
+    sizes = convert_to_tensor(input_sizes, dtype=_dtypes.int32, name="input_sizes")
+    return _make("Conv2DBackpropInput", [sizes, w, dy], name or "Conv2DBackpropInput", attrs)
+
+
+def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,  # noqa: A002
+                           use_cudnn_on_gpu=True, data_format="NHWC", dilations=None, name=None):
+    """The gradient of conv2d with respect to its filter (shape `filter_sizes`)."""
+    attrs = _conv_attrs(strides, padding, data_format, dilations)
+    x = convert_to_tensor(input, name="input")
+    dy = convert_to_tensor(out_backprop, dtype=x.dtype.base_dtype, name="out_backprop")
+    sizes = convert_to_tensor(filter_sizes, dtype=_dtypes.int32, name="filter_sizes")
+    return _make("Conv2DBackpropFilter", [x, sizes, dy], name or "Conv2DBackpropFilter", attrs)
+
+
+def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None,  # noqa: A002
+                     padding="SAME", data_format="NHWC", name=None, input=None, filters=None,
+                     dilations=None):
+    """The transpose (gradient) of conv2d: maps a conv2d *output*-shaped `value` to a tensor of
+    shape `output_shape`; filter is [height, width, output_channels, in_channels]."""
+    if value is None:
+        value = input
+    if filter is None:
+        filter = filters  # noqa: A001
+    with name_scope(name, "conv2d_transpose", [value, filter, output_shape]) as name:
+        fmt = _norm_format(data_format)
+        value = convert_to_tensor(value, name="value")
+        filter = convert_to_tensor(filter, dtype=value.dtype.base_dtype, name="filter")  # noqa: A001
+        ci = _spatial_idx(fmt)[2]
+        vshape, fshape = value.shape, filter.shape
+        if vshape.ndims is not None and fshape.ndims is not None:
+            a, b = vshape.as_list()[ci], fshape.as_list()[3]
+            if a is not None and b is not None and a != b:
+                raise ValueError(f"input channels does not match filter's input channels, {a} != {b}")
+        if isinstance(output_shape, Tensor):
+            sizes = output_shape
+            if sizes.dtype.base_dtype != _dtypes.int32:
+                from . import math_ops
+                sizes = math_ops.cast(sizes, _dtypes.int32)
+        else:
+            shape_list = [int(d) for d in (output_shape.as_list() if isinstance(output_shape, TensorShape)
+                                           else output_shape)]
+            if len(shape_list) != 4:
+                raise ValueError(f"output_shape must have shape (4,), got ({len(shape_list)},)")
+            if fshape.ndims is not None and fshape.as_list()[2] is not None and \
+                    shape_list[ci] != fshape.as_list()[2]:
+                raise ValueError(f"output_shape does not match filter's output channels, "
+                                 f"{shape_list[ci]} != {fshape.as_list()[2]}")
+            sizes = convert_to_tensor(np.asarray(shape_list, np.int32), name="input_sizes")
+        attrs = _conv_attrs(strides, padding, fmt, dilations)
+        return _make("Conv2DBackpropInput", [sizes, filter, value], name, attrs)
+
+
+def depthwise_conv2d_native(input, filter, strides, padding, data_format="NHWC",  # noqa: A002
+                            dilations=None, name=None):
+    """Depthwise 2-D convolution: out[n, i, j, c*M + m] = sum_{a, b} input[n, ., ., c] *
+    filter[a, b, c, m] (each input channel convolved with its own M filters)."""
+    attrs = _conv_attrs(strides, padding, data_format, dilations)
+    x = convert_to_tensor(input, name="input")
+    w = convert_to_tensor(filter, dtype=x.dtype.base_dtype, name="filter")
+    _check_dtype(x, "input", ("float16", "bfloat16", "float32", "float64"))
+    return _make("DepthwiseConv2dNative", [x, w], name or "DepthwiseConv2dNative", attrs)
+
+
+def depthwise_conv2d_native_backprop_input(input_sizes, filter, out_backprop, strides,  # noqa: A002
+                                           padding, data_format="NHWC", dilations=None, name=None):
+    attrs = _conv_attrs(strides, padding, data_format, dilations)
+    dy = convert_to_tensor(out_backprop, name="out_backprop")
+    w = convert_to_tensor(filter, dtype=dy.dtype.base_dtype, name="filter")
+    sizes = convert_to_tensor(input_sizes, dtype=_dtypes.int32, name="input_sizes")
+    return _make("DepthwiseConv2dNativeBackpropInput", [sizes, w, dy],
+                 name or "DepthwiseConv2dNativeBackpropInput", attrs)
+
+
+def depthwise_conv2d_native_backprop_filter(input, filter_sizes, out_backprop, strides,  # noqa: A002
+                                            padding, data_format="NHWC", dilations=None, name=None):
+    attrs = _conv_attrs(strides, padding, data_format, dilations)
+    x = convert_to_tensor(input, name="input")
+    dy = convert_to_tensor(out_backprop, dtype=x.dtype.base_dtype, name="out_backprop")
+    sizes = convert_to_tensor(filter_sizes, dtype=_dtypes.int32, name="filter_sizes")
+    return _make("DepthwiseConv2dNativeBackpropFilter", [x, sizes, dy],
+                 name or "DepthwiseConv2dNativeBackpropFilter", attrs)
+
+
+def _rate(rate, dilations):
+    if rate is not None and dilations is not None:
+        raise ValueError("Cannot specify both 'rate' and 'dilations'")
+    r = rate if rate is not None else dilations
+    if r is None:
+        return [1, 1]
+    if isinstance(r, numbers.Integral):
+        return [int(r)] * 2
+    r = [int(v) for v in r]
+    return r if len(r) == 2 else [r[0]] * 2
+
+
+def depthwise_conv2d(input, filter, strides, padding, rate=None, name=None,  # noqa: A002
+                     data_format=None, dilations=None):
+    """tf.nn.depthwise_conv2d: the depthwise convolution with atrous `rate` (dilation). (TF
+    builds rate > 1 from space_to_batch; here the native op takes the dilations directly.)"""
+    with name_scope(name, "depthwise", [input, filter]) as name:
+        x = convert_to_tensor(input, name="tensor_in")
+        w = convert_to_tensor(filter, dtype=x.dtype.base_dtype, name="filter_in")
+        return depthwise_conv2d_native(x, w, strides, padding, data_format=data_format or "NHWC",
+                                       dilations=_rate(rate, dilations), name=name)
+
+
+def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding,  # noqa: A002
+                     rate=None, name=None, data_format=None, dilations=None):
+    """Depthwise convolution followed by a 1x1 (pointwise) convolution mixing channels."""
+    with name_scope(name, "separable_conv2d", [input, depthwise_filter, pointwise_filter]) as name:
+        x = convert_to_tensor(input, name="tensor_in")
+        dw = convert_to_tensor(depthwise_filter, dtype=x.dtype.base_dtype, name="depthwise_filter")
+        pw = convert_to_tensor(pointwise_filter, dtype=x.dtype.base_dtype, name="pointwise_filter")
+        ps = pw.shape
+        if ps.ndims is not None:
+            pd = ps.with_rank(4).as_list()
+            if pd[0] not in (1, None) or pd[1] not in (1, None):
+                raise ValueError(f"Dimensions must be equal, but are {pd[0]} and 1")
+        depthwise = depthwise_conv2d_native(x, dw, strides, padding, data_format=data_format or "NHWC",
+                                            dilations=_rate(rate, dilations), name="depthwise")
+        return conv2d(depthwise, pw, [1, 1, 1, 1], padding="VALID", data_format=data_format or "NHWC",
+                      name=name)
+
+
+def conv1d(value=None, filters=None, stride=None, padding=None, use_cudnn_on_gpu=None,
+           data_format=None, name=None, input=None, dilations=None):  # noqa: A002
+    """1-D convolution of [batch, width, in_channels] ("NWC") or [batch, in_channels, width]
+    ("NCW") by [width, in_channels, out_channels]: an expanded conv2d, as TF builds it."""
+    if value is None:
+        value = input
+    if data_format is None or data_format in ("NHWC", "NWC"):
+        fmt2, axis = "NHWC", -3
+    elif data_format in ("NCHW", "NCW"):
+        fmt2, axis = "NCHW", -2
+    else:
+        raise ValueError("data_format must be \"NWC\" or \"NCW\".")
+    a = _array()
+    with name_scope(name, "conv1d", [value, filters]) as name:
+        s = [int(stride)] if isinstance(stride, numbers.Integral) else [int(v) for v in stride]
+        if len(s) == 1:
+            strides = [1, 1, s[0], 1] if fmt2 == "NHWC" else [1, 1, 1, s[0]]
+        elif len(s) == 3:
+            strides = [1, 1, s[1], 1] if fmt2 == "NHWC" else [1, 1, 1, s[2]]
+        else:
+            raise ValueError(f"stride should be of length 1 or 3 but was {len(s)}")
+        d = 1 if dilations is None else (int(dilations) if isinstance(dilations, numbers.Integral)
+                                         else int(list(dilations)[-1 if fmt2 == "NHWC" else -1]))
+        dil = [1, 1, d, 1] if fmt2 == "NHWC" else [1, 1, 1, d]
+        value = a.expand_dims(value, axis)
+        filters = a.expand_dims(filters, 0)
+        if isinstance(padding, (list, tuple)):
+            padding = [list(p) for p in padding]
+            padding.insert(1 if fmt2 == "NHWC" else 2, [0, 0])
+        result = conv2d(value, filters, strides, padding, data_format=fmt2, dilations=dil, name=name)
+        return a.squeeze(result, [axis])

@@ -1,0 +1,95 @@
+"""top_k and in_top_k (ops TopKV2 and InTopKV2; kernels in kernels/cpu/normalization.py).
+
+top_k returns the k largest entries of the last axis and their int32 indices, largest first,
+ties broken by the lower index (as TF). in_top_k(predictions, targets, k) is true when fewer
+than k classes score strictly higher than the target class (ties count as in), false for an
+out-of-range target or a non-finite prediction.
+"""
+
+import numbers
+
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework import registry
+from ..framework.constant_op import constant_value, convert_to_tensor
+from ..framework.graph import name_scope
+from ..framework.op_util import apply_op
+from ..framework.tensor_shape import TensorShape, unknown_shape
+
+__all__ = ["top_k", "in_top_k"]
+
+
+def _top_k_shape(op):
+    s = op._inputs[0]._shape
+    k = constant_value(op._inputs[1])
+    if s.ndims is None:
+        return [unknown_shape(), unknown_shape()]
+    if s.ndims < 1:
+        raise ValueError("Shape must be at least rank 1 but is rank 0")
+    dims = s.as_list()
+    if k is not None:
+        k = int(k)
+        if dims[-1] is not None and dims[-1] < k:
+            raise ValueError(f"input must have last dimension >= k = {k} but is {dims[-1]}")
+    out = TensorShape(dims[:-1] + [None if k is None else k])
+    return [out, out]
+
+
+def _in_top_k_shape(op):
+    p, t = op._inputs[0]._shape, op._inputs[1]._shape
+    if p.ndims is not None and p.ndims != 2:
+        raise ValueError(f"Shape must be rank 2 but is rank {p.ndims}")
+    if t.ndims is not None and t.ndims != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {t.ndims}")
+    n = p.as_list()[0] if p.ndims is not None else None
+    m = t.as_list()[0] if t.ndims is not None else None
+    if n is not None and m is not None and n != m:
+        raise ValueError(f"Dimensions must be equal, but are {n} and {m}")
+    return [TensorShape([n if n is not None else m])]
+
+
+registry.register_op("TopKV2", shape_fn=_top_k_shape)
+registry.register_op("InTopKV2", shape_fn=_in_top_k_shape)
+registry.no_gradient("InTopKV2")
+
+
+@registry.register_gradient("TopKV2")
+def _top_k_grad(op, grad_values, grad_indices=None):
+    # Scatter the values' gradient back to the chosen positions: sum_k one_hot(idx_k) * g_k.
+    from . import array_ops, math_ops
+    x, idx = op.inputs[0], op.outputs[1]
+    n = array_ops.shape(x)[-1]
+    hot = array_ops.one_hot(idx, n, dtype=grad_values.dtype.base_dtype)
+    dx = math_ops.reduce_sum(hot * array_ops.expand_dims(grad_values, -1), axis=-2)
+    dx.set_shape(x.shape)
+    return [dx, None]
+
+
+def top_k(input, k=1, sorted=True, name=None):  # noqa: A002
+    """(values, indices) of the k largest entries along the last axis."""
+    x = convert_to_tensor(input, name="input")
+    k = convert_to_tensor(np.asarray(k, np.int32) if isinstance(k, numbers.Integral) else k,
+                          dtype=_dtypes.int32, name="k")
+    dt = x.dtype.base_dtype
+    values, indices = apply_op("TopKV2", [x, k], [dt, _dtypes.int32], name or "TopKV2",
+                               attrs={"T": dt, "sorted": bool(sorted)})
+    return values, indices
+
+
+def in_top_k(predictions, targets, k, name=None):
+    """Whether each target's prediction is among the k largest of its row (bool vector)."""
+    with name_scope(name, "in_top_k"):
+        p = convert_to_tensor(predictions, name="predictions")
+        t = convert_to_tensor(targets, name="targets")
+        if p.dtype.base_dtype != _dtypes.float32:
+            raise TypeError(f"Value passed to parameter 'predictions' has DataType "
+                            f"{p.dtype.base_dtype.name} not in list of allowed values: float32")
+        if not t.dtype.base_dtype.is_integer:
+            raise TypeError(f"Value passed to parameter 'targets' has DataType "
+                            f"{t.dtype.base_dtype.name} not in list of allowed values: int32, int64")
+        kt = convert_to_tensor(np.asarray(k, t.dtype.base_dtype.as_numpy_dtype)
+                               if isinstance(k, numbers.Integral) else k, dtype=t.dtype.base_dtype,
+                               name="k")
+        return apply_op("InTopKV2", [p, t, kt], [_dtypes.bool], "InTopKV2",
+                        attrs={"T": t.dtype.base_dtype})

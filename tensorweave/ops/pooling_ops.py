@@ -1,0 +1,202 @@
+"""Pooling ops: max_pool, avg_pool, max_pool_with_argmax (and max_pool2d / avg_pool2d aliases).
+
+Primitive ops (kernels in kernels/cpu/pooling.py): MaxPool, AvgPool, MaxPoolWithArgmax and
+the gradient ops MaxPoolGrad, AvgPoolGrad, MaxPoolGradGrad (second order of max pooling, as
+TF), MaxPoolGradWithArgmax. AvgPoolGrad's gradient is AvgPool.
+"""
+
+import numbers
+
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework import registry
+from ..framework.constant_op import constant_value, convert_to_tensor
+from ..framework.op_util import apply_op
+from ..framework.tensor_shape import TensorShape, unknown_shape
+from .conv_ops import _norm_format, _out_dim, _padding, _spatial_idx
+
+__all__ = ["max_pool", "max_pool2d", "avg_pool", "avg_pool2d", "max_pool_with_argmax",
+           "max_pool_v2", "avg_pool_v2"]
+
+
+def _array():
+    from . import array_ops
+    return array_ops
+
+
+def _pool_shape(op, in_shape):
+    if in_shape.ndims is not None and in_shape.ndims != 4:
+        raise ValueError(f"Shape must be rank 4 but is rank {in_shape.ndims}")
+    a = op._attrs
+    fmt = a["data_format"]
+    hi, wi, ci = _spatial_idx(fmt)
+    dims = in_shape.as_list() if in_shape.ndims is not None else [None] * 4
+    k, s = a["ksize"], a["strides"]
+    ex = a.get("explicit_paddings") or [0] * 8
+    out = list(dims)
+    out[hi] = _out_dim(dims[hi], k[hi], s[hi], 1, a["padding"], ex[2 * hi:2 * hi + 2])
+    out[wi] = _out_dim(dims[wi], k[wi], s[wi], 1, a["padding"], ex[2 * wi:2 * wi + 2])
+    return TensorShape(out)
+
+
+registry.register_op("MaxPool", shape_fn=lambda op: [_pool_shape(op, op._inputs[0]._shape)])
+registry.register_op("AvgPool", shape_fn=lambda op: [_pool_shape(op, op._inputs[0]._shape)])
+registry.register_op("MaxPoolWithArgmax",
+                     shape_fn=lambda op: [_pool_shape(op, op._inputs[0]._shape)] * 2)
+registry.register_op("MaxPoolGrad", shape_fn=lambda op: [op._inputs[0]._shape])
+registry.register_op("MaxPoolGradGrad", shape_fn=lambda op: [op._inputs[1]._shape])
+registry.register_op("MaxPoolGradWithArgmax", shape_fn=lambda op: [op._inputs[0]._shape])
+
+
+def _avg_grad_shape(op):
+    v = constant_value(op._inputs[0])
+    if v is None:
+        return [unknown_shape(rank=4)]
+    return [TensorShape([int(d) for d in np.asarray(v).reshape(-1)])]
+
+
+registry.register_op("AvgPoolGrad", shape_fn=_avg_grad_shape)
+
+
+def _attrs_of(op, keys=("ksize", "strides", "padding", "data_format", "explicit_paddings")):
+    return {k: op.get_attr(k) for k in keys if k in op._attrs}
+
+
+def _make(op_type, inputs, out_dtypes, name, attrs, dt):
+    a = {"T": dt}
+    a.update(attrs)
+    return apply_op(op_type, inputs, out_dtypes, name, attrs=a)
+
+
+@registry.register_gradient("MaxPool")
+def _max_pool_grad(op, grad):
+    dt = grad.dtype.base_dtype
+    return [_make("MaxPoolGrad", [op.inputs[0], op.outputs[0], grad], [dt], "MaxPoolGrad",
+                  _attrs_of(op), dt)]
+
+
+@registry.register_gradient("MaxPoolGrad")
+def _max_pool_grad_grad(op, grad):
+    a = _array()
+    dt = grad.dtype.base_dtype
+    return [a.zeros_like(op.inputs[0]), a.zeros_like(op.inputs[1]),
+            _make("MaxPoolGradGrad", [op.inputs[0], op.inputs[1], grad], [dt], "MaxPoolGradGrad",
+                  _attrs_of(op), dt)]
+
+
+@registry.register_gradient("MaxPoolGradGrad")
+def _max_pool_grad_grad_grad(op, grad):
+    a = _array()
+    dt = grad.dtype.base_dtype
+    return [a.zeros_like(op.inputs[0]), a.zeros_like(op.inputs[1]),
+            _make("MaxPoolGrad", [op.inputs[0], op.inputs[1], grad], [dt], "MaxPoolGrad",
+                  _attrs_of(op), dt)]
+
+
+@registry.register_gradient("AvgPool")
+def _avg_pool_grad(op, grad):
+    dt = grad.dtype.base_dtype
+    out = _make("AvgPoolGrad", [_array().shape(op.inputs[0]), grad], [dt], "AvgPoolGrad",
+                _attrs_of(op), dt)
+    out.set_shape(op.inputs[0].shape)
+    return [out]
+
+
+@registry.register_gradient("AvgPoolGrad")
+def _avg_pool_grad_grad(op, grad):
+    dt = grad.dtype.base_dtype
+    return [None, _make("AvgPool", [grad], [dt], "AvgPool", _attrs_of(op), dt)]
+
+
+@registry.register_gradient("MaxPoolWithArgmax")
+def _max_pool_with_argmax_grad(op, grad, unused_argmax_grad=None):
+    dt = grad.dtype.base_dtype
+    attrs = _attrs_of(op, ("ksize", "strides", "padding", "include_batch_in_index"))
+    attrs["Targmax"] = op.get_attr("Targmax")
+    return [_make("MaxPoolGradWithArgmax", [op.inputs[0], grad, op.outputs[1]], [dt],
+                  "MaxPoolGradWithArgmax", attrs, dt)]
+
+
+registry.no_gradient("MaxPoolGradWithArgmax")
+
+
+# -- public functions --------------------------------------------------------------------------
+
+def _ksize(value, name, fmt):
+    if isinstance(value, numbers.Integral):
+        value = [int(value)] * 2
+    value = [int(v) for v in value]
+    if len(value) == 1:
+        value = value * 2
+    if len(value) == 2:
+        return [1, 1] + value if fmt == "NCHW" else [1] + value + [1]
+    if len(value) == 4:
+        return value
+    raise ValueError(f"{name} should be of length 1, 2 or 4 but was {len(value)}")
+
+
+def _pool(op_type, value, ksize, strides, padding, data_format, name, explicit_ok):
+    fmt = _norm_format(data_format if data_format not in ("NWC", "NCW") else None)
+    x = convert_to_tensor(value, name="input")
+    dt = x.dtype.base_dtype
+    if x.shape.ndims is not None and x.shape.ndims != 4:
+        raise ValueError(f"Input tensor must be of rank 4 but was {x.shape.ndims}")
+    pad, explicit = _padding(padding, fmt)
+    if pad == "EXPLICIT" and not explicit_ok:
+        raise ValueError("explicit padding is only supported by max_pool")
+    attrs = {"ksize": _ksize(ksize, "ksize", fmt), "strides": _ksize(strides, "strides", fmt),
+             "padding": pad, "data_format": fmt}
+    if explicit_ok:
+        attrs["explicit_paddings"] = explicit
+    return _make(op_type, [x], [dt], name, attrs, dt)
+
+
+def max_pool(value=None, ksize=None, strides=None, padding=None, data_format="NHWC", name=None,
+             input=None):  # noqa: A002
+    """Max over each ksize window, windows `strides` apart (padding: "SAME" or "VALID" or
+    explicit pairs; padded positions never win)."""
+    if value is None:
+        value = input
+    return _pool("MaxPool", value, ksize, strides, padding, data_format, name or "MaxPool", True)
+
+
+def avg_pool(value=None, ksize=None, strides=None, padding=None, data_format="NHWC", name=None,
+             input=None):  # noqa: A002
+    """Mean over each ksize window (with SAME padding: over the window's real elements only)."""
+    if value is None:
+        value = input
+    return _pool("AvgPool", value, ksize, strides, padding, data_format, name or "AvgPool", False)
+
+
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    return max_pool(input, ksize, strides, padding, data_format=data_format, name=name)
+
+
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    return avg_pool(input, ksize, strides, padding, data_format=data_format, name=name)
+
+
+max_pool_v2 = max_pool2d
+avg_pool_v2 = avg_pool2d
+
+
+def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC", Targmax=None,  # noqa: A002,N803
+                         name=None, output_dtype=None, include_batch_in_index=False):
+    """(max_pool output, argmax): argmax is the flat index ((b * H + y) * W + x) * C + c of each
+    maximum, without the batch term unless include_batch_in_index."""
+    if data_format != "NHWC":
+        raise ValueError("Data formats other than 'NHWC' are not yet supported")
+    if Targmax is not None and output_dtype is not None and Targmax != output_dtype:
+        raise ValueError("Cannot specify both 'Targmax' and 'output_dtype'")
+    targ = _dtypes.as_dtype(output_dtype or Targmax or _dtypes.int64)
+    x = convert_to_tensor(input, name="input")
+    dt = x.dtype.base_dtype
+    pad, _ = _padding(padding, "NHWC")
+    attrs = {"ksize": _ksize(ksize, "ksize", "NHWC"), "strides": _ksize(strides, "strides", "NHWC"),
+             "padding": pad, "Targmax": targ, "include_batch_in_index": bool(include_batch_in_index),
+             "data_format": "NHWC"}
+    out, argmax = _make("MaxPoolWithArgmax", [x], [dt, targ], name or "MaxPoolWithArgmax", attrs, dt)
+    return out, argmax
+
+
