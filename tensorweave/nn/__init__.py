@@ -29,6 +29,14 @@ __all__ = ["bias_add", "crelu", "dropout", "elu", "l2_loss", "l2_normalize", "le
            "sparse_softmax_cross_entropy_with_logits", "swish", "silu",
            "weighted_cross_entropy_with_logits", "xw_plus_b", "zero_fraction", "sigmoid", "tanh"]
 
+# Convolution, pooling and normalization ops (issue 3).
+from ..ops import conv_ops as _conv_ops, nn_ops_extra as _nn_ops_extra  # noqa: E402
+from ..ops import normalization_ops as _normalization_ops, pooling_ops as _pooling_ops  # noqa: E402
+for _m in (_conv_ops, _pooling_ops, _normalization_ops, _nn_ops_extra):
+    globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
+    __all__ += list(_m.__all__)
+del _m
+
 
 def __getattr__(name):
     where = _ELSEWHERE.get(name)
