@@ -193,9 +193,9 @@ class Operation:
 
     def colocation_groups(self):
         cls = self._attrs.get("_class")
-        if cls:
-            return [c.encode() for c in cls if c.startswith("loc:@")]
-        return [f"loc:@{self._name}".encode()]
+        groups = [c if isinstance(c, bytes) else c.encode() for c in (cls or ())]
+        groups = [c for c in groups if c.startswith(b"loc:@")]
+        return groups or [f"loc:@{self._name}".encode()]
 
     def _add_control_input(self, op):
         if op not in self._control_inputs:
@@ -362,9 +362,16 @@ class Graph:
             if self._gradient_override_map and op_type in self._gradient_override_map:
                 attrs["_gradient_op_type"] = self._gradient_override_map[op_type]
             if self._colocation_stack and "_class" not in attrs:
-                attrs["_class"] = [f"loc:@{self._colocation_stack[-1]._name}"]
+                # TF: the union of the colocation groups of every op in the colocate_with stack.
+                groups = set()
+                for c in self._colocation_stack:
+                    groups.update(g.decode() for g in c.colocation_groups())
+                attrs["_class"] = sorted(groups)
             op = Operation(self, op_type, name, inputs, out_dtypes, attrs, control, "")
             op._device = self._current_device(op)
+            for c in self._colocation_stack:  # a colocated op takes its target's device (TF)
+                if c._device:
+                    op._device = c._device
             self._infer_shapes(op, shapes)
             op._id = len(self._ops)
             self._ops.append(op)
@@ -596,32 +603,34 @@ class Graph:
             self._device_stack.pop()
 
     def _current_device(self, op):
-        dev = ""
-        for fn in self._device_stack:
+        # Innermost scope first (TF's order); outer string scopes fill in unset fields, a
+        # tf.device(None) scope stops the outer ones.
+        op._device = ""
+        for fn in reversed(self._device_stack):
             if fn is None:
-                dev = ""
-                continue
-            dev = fn(op, dev)
-        return dev
+                break
+            op._device = fn(op)
+        return op._device
 
     @contextlib.contextmanager
     def colocate_with(self, op, ignore_existing=False):
-        if op is None:
-            saved, self._colocation_stack = self._colocation_stack, []
-            try:
-                yield
-            finally:
-                self._colocation_stack = saved
-            return
+        """Ops created inside get `_class = loc:@...` (the union of the colocation groups of the
+        ops in the colocation stack) and that op's device; device scopes entered outside it do
+        not apply inside (TF). `op=None` with ignore_existing=True clears the stack."""
+        if op is None and not ignore_existing:
+            raise ValueError("Trying to reset colocation (op is None) but ignore_existing is not True")
         if isinstance(op, Tensor):
             op = op.op
-        elif not isinstance(op, Operation):
+        elif op is not None and not isinstance(op, Operation):
             op = getattr(op, "op", op)
-        self._colocation_stack.append(op)
+        saved_devices, self._device_stack = self._device_stack, []
+        saved = self._colocation_stack
+        self._colocation_stack = ([] if ignore_existing else list(saved)) + ([op] if op is not None else [])
         try:
             yield
         finally:
-            self._colocation_stack.pop()
+            self._colocation_stack = saved
+            self._device_stack = saved_devices
 
     @contextlib.contextmanager
     def gradient_override_map(self, op_type_map):
