@@ -189,7 +189,9 @@ class Operation:
 
     @property
     def node_def(self):
-        return NodeDef(self)
+        """This op's NodeDef protobuf (framework/graph_io.py)."""
+        from .graph_io import node_def
+        return node_def(self)
 
     def colocation_groups(self):
         cls = self._attrs.get("_class")
@@ -645,6 +647,11 @@ class Graph:
     def as_default(self):
         """Context that makes this graph the default graph."""
         return _default_graph_stack.get_controller(self)
+
+    def as_graph_def(self, from_version=None, add_shapes=False):
+        """This graph as a GraphDef protobuf (serialization lives in framework/graph_io.py)."""
+        from .graph_io import as_graph_def
+        return as_graph_def(self, from_version, add_shapes)
 
     def is_feedable(self, tensor):
         return True
