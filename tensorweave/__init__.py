@@ -36,12 +36,17 @@ from .ops.variable_scope import *  # noqa: F401,F403
 from .ops.init_ops import *  # noqa: F401,F403
 from .ops.random_ops import *  # noqa: F401,F403
 from .ops.clip_ops import *  # noqa: F401,F403
+from .ops.sparse_ops import *  # noqa: F401,F403
+from .ops.embedding_ops import *  # noqa: F401,F403
 from .ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: A004
 from .autodiff.gradients import AggregationMethod, UnconnectedGradients, gradients
 from .framework.indexed_slices import IndexedSlices, IndexedSlicesValue
 from .framework import indexed_slices as _indexed_slices
 
 _indexed_slices._register_fetch()
+from .framework import sparse_tensor as _sparse_tensor  # noqa: E402
+_sparse_tensor._register_fetch()
+from . import sparse  # noqa: E402  (tf.sparse namespace)
 
 from . import compat  # noqa: E402  (compat.v1 is this module)
 from .platform import app, flags, gfile  # noqa: E402

@@ -33,6 +33,26 @@ def register_session_run_conversion_functions(tensor_type, fetch_function, feed_
     feed_function(obj, value) -> list of (tensor, value) pairs
     """
     _fetch_handlers.append((tensor_type, fetch_function, feed_function))
+    if feed_function is not None:
+        global _composite_feed_types
+        _composite_feed_types += (tensor_type,)
+
+
+_composite_feed_types = ()  # types whose feed_dict keys expand into several tensors
+
+
+def _expand_composite_feeds(feed_dict):
+    """feed_dict with composite keys (e.g. SparseTensor) replaced by their component tensors."""
+    out = {}
+    for k, v in feed_dict.items():
+        if isinstance(k, _composite_feed_types):
+            for tensor_type, _, feed_fn in _fetch_handlers:
+                if feed_fn is not None and isinstance(k, tensor_type):
+                    out.update(feed_fn(k, v))
+                    break
+        else:
+            out[k] = v
+    return out
 
 
 class _Fetches:
@@ -177,6 +197,8 @@ class BaseSession:
         list/tuple/dict/namedtuple of them), substituting `feed_dict` values for tensors."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        if feed_dict and _composite_feed_types and any(isinstance(k, _composite_feed_types) for k in feed_dict):
+            feed_dict = _expand_composite_feeds(feed_dict)
         feed_keys = tuple(feed_dict) if feed_dict else ()
         try:
             entry = self._cache[(fetches, feed_keys)]

@@ -1,0 +1,13 @@
+"""The tf.sparse namespace (the part tensorweave has): SparseTensor, to_dense, placeholder and
+the sparse segment reductions."""
+
+from .framework.sparse_tensor import SparseTensor, SparseTensorValue  # noqa: F401
+from .ops.sparse_ops import sparse_placeholder as placeholder
+from .ops.sparse_ops import sparse_segment_mean as segment_mean
+from .ops.sparse_ops import sparse_segment_sqrt_n as segment_sqrt_n
+from .ops.sparse_ops import sparse_segment_sum as segment_sum
+from .ops.sparse_ops import sparse_tensor_to_dense as to_dense
+from .ops.sparse_ops import sparse_to_dense
+
+__all__ = ["SparseTensor", "SparseTensorValue", "placeholder", "segment_mean", "segment_sqrt_n",
+           "segment_sum", "to_dense", "sparse_to_dense"]
