@@ -7,6 +7,7 @@ from .ops.random_ops import random_poisson as poisson
 from .ops.random_ops import random_shuffle as shuffle
 from .ops.random_ops import random_uniform as uniform
 from .ops.random_ops import truncated_normal
+from .ops.candidate_sampling_ops import log_uniform_candidate_sampler, uniform_candidate_sampler  # noqa: E402,F401
 
 __all__ = ["categorical", "get_seed", "multinomial", "set_random_seed", "gamma", "normal", "poisson",
            "shuffle", "uniform", "truncated_normal"]
