@@ -13,6 +13,8 @@ from .training_util import (assert_global_step, create_global_step, get_global_s
                             global_step)
 from ..lib.io.example_protos import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,  # noqa: F401
                                      FloatList, Int64List, SequenceExample)
+from ..framework.meta_graph import export_meta_graph, import_meta_graph  # noqa: F401
+from ..framework.graph_io import write_graph  # noqa: F401
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdagradOptimizer",
            "RMSPropOptimizer", "AdamOptimizer", "AdadeltaOptimizer",
