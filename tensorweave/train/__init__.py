@@ -11,6 +11,7 @@ from .learning_rate_decay import (cosine_decay, cosine_decay_restarts, exponenti
                                   linear_cosine_decay, natural_exp_decay, piecewise_constant, polynomial_decay)
 from .training_util import (assert_global_step, create_global_step, get_global_step, get_or_create_global_step,
                             global_step)
+from .checkpoint_api import *  # noqa: F401,F403  (Saver, checkpoints, MonitoredTrainingSession, hooks)
 from ..lib.io.example_protos import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,  # noqa: F401
                                      FloatList, Int64List, SequenceExample)
 from ..framework.meta_graph import export_meta_graph, import_meta_graph  # noqa: F401

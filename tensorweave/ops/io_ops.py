@@ -1,0 +1,100 @@
+"""Checkpoint I/O ops: SaveV2, RestoreV2, ShardedFilename, MergeV2Checkpoints (and StringJoin).
+
+They run where the variables live: the Saver puts one SaveV2/RestoreV2 per device when
+`sharded=True` (each parameter-server task writes its own data shard), and a MergeV2Checkpoints
+that writes the merged index. The kernels (kernels/cpu/io.py) write and read the format in
+train/checkpoint_format.py.
+
+    save_v2(prefix, tensor_names, shape_and_slices, tensors)   -> Operation
+    restore_v2(prefix, tensor_names, shape_and_slices, dtypes) -> list of Tensors
+
+RestoreV2 reads and verifies every tensor (checksum, dtype and, when the `_output_shapes` attr
+gives them, the shapes) before it returns any, so the Assigns that follow it either all run or
+none does.
+"""
+
+from ..framework import dtypes as _dtypes
+from ..framework import registry
+from ..framework.constant_op import constant, convert_to_tensor
+from ..framework.graph import get_default_graph
+from ..framework.op_util import apply_op, scalar_shape
+from ..framework.tensor_shape import as_shape, unknown_shape
+
+__all__ = []
+
+
+def _restore_shapes(op):
+    shapes = op._attrs.get("_output_shapes")
+    if shapes:
+        return [as_shape(s) for s in shapes]
+    return [unknown_shape()] * len(op._outputs)
+
+
+registry.register_op("SaveV2", stateful=True)
+registry.register_op("RestoreV2", shape_fn=_restore_shapes, stateful=True)
+registry.register_op("ShardedFilename", shape_fn=scalar_shape)
+registry.register_op("MergeV2Checkpoints", stateful=True)
+if "StringJoin" not in registry._OPS:  # string_ops may declare it too
+    registry.register_op("StringJoin", shape_fn=lambda op: [op._inputs[0]._shape])
+    registry.no_gradient("StringJoin")
+for _t in ("SaveV2", "RestoreV2", "ShardedFilename", "MergeV2Checkpoints"):
+    registry.no_gradient(_t)
+
+
+def _strings(value, name):
+    if hasattr(value, "dtype") and hasattr(value, "op"):
+        return value
+    return constant(value, dtype=_dtypes.string, name=name)
+
+
+def save_v2(prefix, tensor_names, shape_and_slices, tensors, name=None):
+    """Saves `tensors` under `tensor_names` in a checkpoint at `prefix` (a one-shard bundle)."""
+    g = get_default_graph()
+    with g.name_scope(name or "SaveV2") as scope:
+        prefix = convert_to_tensor(prefix, dtype=_dtypes.string)
+        names = _strings(tensor_names, "tensor_names")
+        slices = _strings(shape_and_slices, "shape_and_slices")
+        tensors = [convert_to_tensor(t) for t in tensors]
+        return apply_op("SaveV2", [prefix, names, slices] + tensors, [], scope[:-1] + "/",
+                        attrs={"dtypes": [t.dtype.base_dtype for t in tensors]})
+
+
+def restore_v2(prefix, tensor_names, shape_and_slices, dtypes, name=None, shapes=None):
+    """Restores tensors `tensor_names` of the given `dtypes` from the checkpoint at `prefix`.
+
+    `shapes` (optional, one TensorShape or None per tensor) are checked against the stored
+    shapes before anything is returned (InvalidArgumentError)."""
+    g = get_default_graph()
+    with g.name_scope(name or "RestoreV2") as scope:
+        prefix = convert_to_tensor(prefix, dtype=_dtypes.string)
+        names = _strings(tensor_names, "tensor_names")
+        slices = _strings(shape_and_slices, "shape_and_slices")
+        dtypes = [_dtypes.as_dtype(d).base_dtype for d in dtypes]
+        attrs = {"dtypes": dtypes}
+        if shapes is not None:
+            attrs["_output_shapes"] = [as_shape(s) if s is not None else unknown_shape() for s in shapes]
+        out = apply_op("RestoreV2", [prefix, names, slices], dtypes, scope[:-1] + "/", attrs=attrs)
+    return out if isinstance(out, list) else [out]
+
+
+def sharded_filename(basename, shard, num_shards, name=None):
+    """"basename-00000-of-00002" for shard 0 of 2."""
+    basename = convert_to_tensor(basename, dtype=_dtypes.string)
+    shard = convert_to_tensor(shard, dtype=_dtypes.int32)
+    num_shards = convert_to_tensor(num_shards, dtype=_dtypes.int32)
+    return apply_op("ShardedFilename", [basename, shard, num_shards], [_dtypes.string],
+                    name or "ShardedFilename")
+
+
+def merge_v2_checkpoints(checkpoint_prefixes, destination_prefix, delete_old_dirs=True, name=None):
+    """Merges the one-shard bundles `checkpoint_prefixes` into one checkpoint (index last)."""
+    checkpoint_prefixes = convert_to_tensor(checkpoint_prefixes, dtype=_dtypes.string)
+    destination_prefix = convert_to_tensor(destination_prefix, dtype=_dtypes.string)
+    return apply_op("MergeV2Checkpoints", [checkpoint_prefixes, destination_prefix], [],
+                    name or "MergeV2Checkpoints", attrs={"delete_old_dirs": bool(delete_old_dirs)})
+
+
+def string_join(inputs, separator="", name=None):
+    inputs = [convert_to_tensor(x, dtype=_dtypes.string) for x in inputs]
+    return apply_op("StringJoin", inputs, [_dtypes.string], name or "StringJoin",
+                    attrs={"N": len(inputs), "separator": separator})
