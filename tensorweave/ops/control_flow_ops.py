@@ -86,3 +86,485 @@ def _tuple(tensors, gate_on, name=None, control_inputs=None):
             else:
                 out.append(with_dependencies([gate], t))
         return out
+
+
+# =============================================================================================
+# Functional control flow: If and While ops that own traced sub-graphs (framework/func_graph.py).
+#
+# `If(pred, *captured)` runs one of two FuncGraphs; `While(*loop_vars, *captured)` runs its cond
+# and body FuncGraphs until cond is false. Their kernels (kernels/cpu/control_flow.py) compile the
+# sub-graphs once, with the session's KernelContext, when the enclosing plan is compiled. A While
+# has one extra output, its history: when a gradient consumes it, the loop keeps each iteration's
+# input loop values, and the gradient While replays them in reverse (recomputing one body
+# iteration at a time from its saved inputs: memory linear in iterations).
+# =============================================================================================
+
+import collections as _collections
+
+from ..framework import dtypes as _dtypes
+from ..framework import func_graph as _fg
+from ..framework.constant_op import convert_to_tensor
+from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
+
+__all__ += ["cond", "case", "while_loop"]
+
+
+class _AllInputs:
+    """`ref_inputs` of If/While: every input, so variable references reach the sub-graphs as cells."""
+
+    def __contains__(self, idx):
+        return True
+
+
+def _stateful_graph(fg, seen=None):
+    for op in fg._ops:
+        if op._op_def.stateful and op._type != "Placeholder":
+            return True
+    return False
+
+
+for _t, _stateful in (("If", True), ("StatelessIf", False), ("While", True), ("StatelessWhile", False)):
+    registry.register_op(_t, stateful=_stateful).ref_inputs = _AllInputs()
+registry.register_op("LoopHistoryLen", shape_fn=lambda op: [TensorShape([])])
+registry.register_op("LoopHistoryGet")
+for _t in ("LoopHistoryLen", "LoopHistoryGet"):
+    registry.no_gradient(_t)
+
+
+def _most_specific_compatible_shape(a, b):
+    if a.ndims is None or b.ndims is None or a.ndims != b.ndims:
+        return unknown_shape()
+    return TensorShape([x if x == y else None for x, y in zip(a.as_list(), b.as_list())])
+
+
+def _flat_outputs(structure):
+    """A branch's result, flattened; an Operation becomes a bool tensor gated on it (as TF1)."""
+    out = []
+    for x in _fg.flatten(structure):
+        if x is None:
+            raise ValueError("cond branches must not return None")
+        if isinstance(x, Operation):
+            with get_default_graph().control_dependencies([x]):
+                from ..framework.constant_op import constant
+                out.append(array_ops.identity(constant(True)))
+        else:
+            from ..ops import tensor_array_ops
+            if isinstance(x, tensor_array_ops.TensorArray):
+                x = x.flow
+            out.append(convert_to_tensor(x))
+    return out
+
+
+def _union_inputs(graphs, first_inputs):
+    """The owning op's inputs after `first_inputs`: each graph's captures, merged; and for each
+    graph, the index (into all inputs) feeding each of its capture placeholders."""
+    caps = []
+    index = {}
+    for g in graphs:
+        for t in g.external_captures:
+            if t not in index:
+                index[t] = first_inputs + len(caps)
+                caps.append(t)
+    return caps, [[index[t] for t in g.external_captures] for g in graphs]
+
+
+def _control_captures(graphs):
+    ops = []
+    for g in graphs:
+        for c in g.control_captures:
+            if c not in ops:
+                ops.append(c)
+    return ops
+
+
+def _make_if(pred, then_g, else_g, name):
+    """The If op over two traced graphs with equal flat output dtypes; returns its outputs."""
+    caps, (ti, ei) = _union_inputs([then_g, else_g], 1)
+    g = pred.graph if not get_default_graph()._building_function else get_default_graph()
+    shapes = [_most_specific_compatible_shape(a.shape, b.shape) for a, b in zip(then_g.outputs, else_g.outputs)]
+    op_type = "If" if (_stateful_graph(then_g) or _stateful_graph(else_g)) else "StatelessIf"
+    with g.control_dependencies(_control_captures([then_g, else_g]) or []):
+        op = g._create_op(op_type, [pred] + caps, [t.dtype.base_dtype for t in then_g.outputs], name=name,
+                          attrs={"then_branch": then_g, "else_branch": else_g, "then_inputs": [i - 1 for i in ti],
+                                 "else_inputs": [i - 1 for i in ei],
+                                 "Tout": [t.dtype.base_dtype for t in then_g.outputs]}, shapes=shapes)
+    return op
+
+
+def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, fn2=None):
+    """Returns `true_fn()` if `pred` is true else `false_fn()`; only the taken branch runs."""
+    if fn1 is not None:
+        if true_fn is not None:
+            raise TypeError("cond(): true_fn and fn1 may not be set simultaneously.")
+        true_fn = fn1
+    if fn2 is not None:
+        if false_fn is not None:
+            raise TypeError("cond(): false_fn and fn2 may not be set simultaneously.")
+        false_fn = fn2
+    if true_fn is None:
+        raise TypeError("cond(): 'true_fn' argument required")
+    if false_fn is None:
+        raise TypeError("cond(): 'false_fn' argument required")
+    if not callable(true_fn):
+        raise TypeError("'true_fn' must be callable.")
+    if not callable(false_fn):
+        raise TypeError("'false_fn' must be callable.")
+    if isinstance(pred, builtins.bool):
+        raise TypeError("'pred' must not be a Python bool.")
+    with name_scope(name, "cond", [pred]) as scope:
+        pred = convert_to_tensor(pred)
+        if pred.dtype.base_dtype != _dtypes.bool:
+            raise TypeError(f"pred must be a bool tensor, got {pred.dtype.name}")
+        if pred.shape.ndims not in (None, 0):
+            raise ValueError(f"Shape must be rank 0 but is rank {pred.shape.ndims} for 'cond'")
+        outer = get_default_graph()
+        then_g = _fg.func_graph_from_py_func(scope + "true", true_fn, [], outer, _flat_outputs)
+        else_g = _fg.func_graph_from_py_func(scope + "false", false_fn, [], outer, _flat_outputs)
+        ts, es = then_g.structured_outputs, else_g.structured_outputs
+        if not strict:
+            ts, es = _unpack_singleton(ts), _unpack_singleton(es)
+        try:
+            _fg.assert_same_structure(ts, es, check_types=False)
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"{e}") from None
+        for a, b in zip(then_g.outputs, else_g.outputs):
+            if a.dtype.base_dtype != b.dtype.base_dtype:
+                raise ValueError(f"Outputs of 'true_fn' and 'false_fn' must have the same type(s). Received "
+                                 f"{a.dtype.base_dtype.name} from 'true_fn' and {b.dtype.base_dtype.name} "
+                                 f"from 'false_fn'.")
+        if not then_g.outputs:
+            return None
+        op = _make_if(pred, then_g, else_g, "If")
+        outs = op._outputs
+        structure = ts
+        result = _fg.pack_sequence_as(structure, _restore_tensor_arrays(structure, outs))
+        return result
+
+
+def _unpack_singleton(x):
+    if isinstance(x, (list, builtins.tuple)) and len(x) == 1 and not hasattr(x, "_fields"):
+        return x[0]
+    return x
+
+
+def _restore_tensor_arrays(structure, flat):
+    from ..ops import tensor_array_ops
+    out = []
+    for proto, t in zip(_fg.flatten(structure), flat):
+        if isinstance(proto, tensor_array_ops.TensorArray):
+            out.append(tensor_array_ops.TensorArray._from_flow(proto, t))
+        else:
+            out.append(t)
+    return out
+
+
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    """The first `fn` whose `pred` is true (a chain of conds); `default` if none is."""
+    if isinstance(pred_fn_pairs, dict):
+        pairs = list(pred_fn_pairs.items())
+    else:
+        pairs = list(pred_fn_pairs)
+    for p in pairs:
+        if not isinstance(p, builtins.tuple) or len(p) != 2:
+            raise TypeError(f"Each entry in pred_fn_pairs must be a 2-tuple: {p}")
+        if not callable(p[1]):
+            raise TypeError("fn for pred %s must be callable." % p[0].name)
+    if default is None:
+        if not pairs:
+            raise ValueError("pred_fn_pairs must not be empty when default is None")
+        pairs, default = pairs[:-1], pairs[-1][1]
+    with name_scope(name, "case", [p for p, _ in pairs]):
+        if exclusive and len(pairs) > 1:
+            from . import math_ops
+            count = math_ops.add_n([math_ops.cast(convert_to_tensor(p), _dtypes.int32) for p, _ in pairs])
+            from .array_ops import _assert_le_one
+            pairs = [(_assert_le_one(count, pairs[0][0]), pairs[0][1])] + pairs[1:] \
+                if hasattr(array_ops, "_assert_le_one") else pairs
+
+        def build(i):
+            if i == len(pairs):
+                return default()
+            p, fn = pairs[i]
+            return cond(p, fn, lambda: build(i + 1), strict=strict)
+        return build(0)
+
+
+# -- while_loop -------------------------------------------------------------------------------
+
+def _to_flows(flat):
+    from ..ops import tensor_array_ops
+    return [x.flow if isinstance(x, tensor_array_ops.TensorArray) else x for x in flat]
+
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, back_prop=True,
+               swap_memory=False, name=None, maximum_iterations=None, return_same_structure=False):
+    """Repeats `body` while `cond` is true (TF1 `tf.while_loop`); returns the final loop vars."""
+    if not callable(cond):
+        raise TypeError("cond must be callable.")
+    if not callable(body):
+        raise TypeError("body must be callable.")
+    if parallel_iterations < 1:
+        raise TypeError("parallel_iterations must be a positive integer.")
+    if isinstance(loop_vars, builtins.tuple) and not loop_vars or (isinstance(loop_vars, list) and not loop_vars):
+        raise ValueError("No loop variables provided")
+    from ..ops import tensor_array_ops
+    with name_scope(name, "while", _fg.flatten(loop_vars)) as scope:
+        structure = loop_vars
+        flat = _fg.flatten(loop_vars)
+        protos = list(flat)
+        flat_t = [convert_to_tensor(x) for x in _to_flows(flat)]
+        if shape_invariants is not None:
+            _fg.assert_same_structure(loop_vars, shape_invariants, check_types=False) \
+                if _fg.is_sequence(loop_vars) else None
+            invariants = [as_shape(s) for s in _fg.flatten(shape_invariants)] \
+                if _fg.is_sequence(shape_invariants) or not _fg.is_sequence(loop_vars) else None
+            if not _fg.is_sequence(loop_vars):
+                invariants = [as_shape(shape_invariants)]
+            for t, s in zip(flat_t, invariants):
+                if not s.is_compatible_with(t.shape) or (t.shape.ndims is not None and s.ndims is not None
+                                                         and not t.shape.is_compatible_with(s)):
+                    raise ValueError(f"The shape invariant specified for {t.name} is not compatible with the "
+                                     f"initial shape of the loop variable. It enters the loop with shape "
+                                     f"{t.shape}, but the specified shape invariant is {s}.")
+        else:
+            invariants = [t.shape for t in flat_t]
+        n_extra = 0
+        if maximum_iterations is not None:
+            mi = convert_to_tensor(maximum_iterations, name="maximum_iterations")
+            if mi.shape.ndims not in (None, 0):
+                raise ValueError(f"maximum_iterations must be a scalar, saw shape: {mi.shape}")
+            zero = convert_to_tensor(0, dtype=mi.dtype)
+            flat_t = [zero, mi] + flat_t
+            invariants = [TensorShape([]), mi.shape] + invariants
+            protos = [zero, mi] + protos
+            n_extra = 2
+
+        def restore(vals):
+            vals = list(vals)[n_extra:]
+            items = []
+            for proto, v in zip(protos[n_extra:], vals):
+                if isinstance(proto, tensor_array_ops.TensorArray):
+                    items.append(tensor_array_ops.TensorArray._from_flow(proto, v))
+                else:
+                    items.append(v)
+            return _fg.pack_sequence_as(structure, items)
+
+        specs = [(t.dtype.base_dtype, s) for t, s in zip(flat_t, invariants)]
+        outer = get_default_graph()
+
+        def cond_fn(*args):
+            from . import math_ops
+            c = cond(*_call_args(structure, restore(args)))
+            c = convert_to_tensor(c)
+            if n_extra:
+                c = math_ops.logical_and(math_ops.less(args[0], args[1]), c)
+            return c
+
+        def body_fn(*args):
+            res = body(*_call_args(structure, restore(args)))
+            if not _fg.is_sequence(structure) and isinstance(res, (list, builtins.tuple)) and len(res) == 1 \
+                    and not hasattr(res, "_fields"):
+                res = res[0]
+            if _fg.is_sequence(structure) and not _fg.is_sequence(res):
+                res = [res]
+            try:
+                _fg.assert_same_structure(structure, res, check_types=False)
+            except (ValueError, TypeError) as e:
+                raise ValueError(f"{e}\n\nMore specifically: the body must return a structure matching "
+                                 "loop_vars") from None
+            outs = [convert_to_tensor(x) for x in _to_flows(_fg.flatten(res))]
+            if n_extra:
+                outs = [args[0] + 1, args[1]] + outs
+            return outs
+
+        cond_g = _fg.func_graph_from_py_func(scope + "cond", cond_fn, specs, outer,
+                                             lambda r: [convert_to_tensor(r)])
+        body_g = _fg.func_graph_from_py_func(scope + "body", body_fn, specs, outer, lambda r: list(r))
+        if cond_g.outputs[0].dtype.base_dtype != _dtypes.bool or cond_g.outputs[0].shape.ndims not in (None, 0):
+            raise ValueError(f"cond must return a boolean scalar tensor, got {cond_g.outputs[0]}")
+        for t, o, s in zip(flat_t, body_g.outputs, invariants):
+            if o.dtype.base_dtype != t.dtype.base_dtype:
+                raise TypeError(f"Loop variable {t.name} enters the loop with type {t.dtype.base_dtype.name}, "
+                                f"but has type {o.dtype.base_dtype.name} after one iteration.")
+            if not _shape_less_specific(s, o.shape):
+                raise ValueError(f"Input tensor '{t.name}' enters the loop with shape {s}, but has shape "
+                                 f"{o.shape} after one iteration. To allow the shape to vary across "
+                                 "iterations, use the `shape_invariants` argument of tf.while_loop to "
+                                 "specify a less-specific shape.")
+        op = _make_while(flat_t, cond_g, body_g, invariants, back_prop, parallel_iterations)
+        outs = op._outputs[:-1]
+        result = restore(outs)
+        if not return_same_structure and isinstance(result, (list, builtins.tuple)) and len(result) == 1 \
+                and not hasattr(result, "_fields"):
+            return result[0]
+        return result
+
+
+def _call_args(structure, restored):
+    if _fg.is_sequence(structure) and not isinstance(structure, _collections.abc.Mapping) \
+            and not hasattr(structure, "_fields"):
+        return list(restored)
+    return [restored]
+
+
+def _shape_less_specific(inv, shape):
+    """True if `shape` is compatible with the invariant `inv` (inv may be less specific)."""
+    if inv.ndims is None:
+        return True
+    if shape.ndims is None or shape.ndims != inv.ndims:
+        return False
+    return all(a is None or a == b for a, b in zip(inv.as_list(), shape.as_list()))
+
+
+def _make_while(flat_t, cond_g, body_g, shapes, back_prop=True, parallel_iterations=10):
+    n = len(flat_t)
+    caps, (ci, bi) = _union_inputs([cond_g, body_g], n)
+    g = get_default_graph()
+    op_type = "While" if (_stateful_graph(cond_g) or _stateful_graph(body_g)) else "StatelessWhile"
+    with g.control_dependencies(_control_captures([cond_g, body_g]) or []):
+        op = g._create_op(op_type, list(flat_t) + caps, [t.dtype.base_dtype for t in flat_t] + [_dtypes.variant],
+                          name="While", attrs={"cond": cond_g, "body": body_g, "cond_inputs": ci, "body_inputs": bi,
+                                               "n_vars": n, "back_prop": back_prop,
+                                               "parallel_iterations": parallel_iterations,
+                                               "T": [t.dtype.base_dtype for t in flat_t]},
+                          shapes=list(shapes) + [TensorShape([])])
+    return op
+
+
+# -- gradients --------------------------------------------------------------------------------
+
+def _copy_graph(src, mapping):
+    """Copies FuncGraph `src`'s ops (except its inputs) into the default graph, with `mapping`
+    giving the tensor for each of `src.inputs`; returns the tensor map (control inputs between
+    copied ops are kept; the copy recomputes the function from the given inputs)."""
+    g = get_default_graph()
+    tmap = dict(mapping)
+    omap = {}
+    inputs = set(src.inputs)
+    for op in src._ops:
+        if op._type == "Placeholder" and op._outputs[0] in inputs:
+            continue
+        ins = [tmap[t] for t in op._inputs]
+        ctl = [omap[c] for c in op._control_inputs if c in omap]
+        with g.control_dependencies(ctl):
+            new = g._create_op(op._type, ins, [t.dtype for t in op._outputs], name=op._name.split("/")[-1],
+                               attrs=dict(op._attrs), shapes=[t.shape for t in op._outputs])
+        for a, b in zip(op._outputs, new._outputs):
+            if b._shape.ndims is None and a._shape.ndims is not None:
+                b._shape = a._shape
+            tmap[a] = b
+        omap[op] = new
+    return tmap
+
+
+def _float(t):
+    return t is not None and (t.dtype.base_dtype.is_floating or t.dtype.base_dtype.is_complex)
+
+
+def _dense(g):
+    from ..framework.indexed_slices import IndexedSlices
+    if isinstance(g, IndexedSlices):
+        return convert_to_tensor(g)
+    return g
+
+
+@registry.register_gradient("If")
+@registry.register_gradient("StatelessIf")
+def _if_grad(op, *grads):
+    from ..autodiff.gradients import gradients
+    inputs = list(op.inputs[1:])
+    want = [j for j, t in enumerate(inputs) if _float(t)]
+    ys_idx = [k for k, t in enumerate(op._outputs) if _float(t) and grads[k] is not None]
+    if not want or not ys_idx:
+        return [None] * len(op.inputs)
+
+    def branch(fg, idxs):
+        def fn():
+            cur = get_default_graph()
+            mapping = {p: inputs[i] for p, i in zip(fg.inputs, idxs)}
+            tmap = _copy_graph(fg, mapping)
+            ys = [tmap.get(fg.outputs[k], fg.outputs[k]) for k in ys_idx]
+            xs = [cur.capture(inputs[j]) for j in want]
+            gys = [cur.capture(grads[k]) for k in ys_idx]
+            gs = gradients(ys, xs, grad_ys=gys)
+            return [_dense(g) if g is not None else array_ops.zeros_like(x) for g, x in zip(gs, xs)]
+        return fn
+
+    with name_scope(None, "cond_grad", [op.inputs[0]]) as scope:
+        outer = get_default_graph()
+        tg = _fg.func_graph_from_py_func(scope + "true", branch(op.get_attr("then_branch"), op.get_attr("then_inputs")),
+                                         [], outer, list)
+        eg = _fg.func_graph_from_py_func(scope + "false", branch(op.get_attr("else_branch"), op.get_attr("else_inputs")),
+                                         [], outer, list)
+        for a, b in zip(tg.outputs, eg.outputs):
+            if a.dtype.base_dtype != b.dtype.base_dtype:
+                raise TypeError("cond gradient branches disagree on dtypes")
+        new = _make_if(op.inputs[0], tg, eg, "If")
+    out = [None] * len(op.inputs)
+    for j, t in zip(want, new._outputs):
+        out[1 + j] = t
+    return out
+
+
+@registry.register_gradient("While")
+@registry.register_gradient("StatelessWhile")
+def _while_grad(op, *grads):
+    from ..autodiff.gradients import gradients
+    from . import math_ops
+    if not op.get_attr("back_prop"):
+        return [None] * len(op.inputs)
+    n = op.get_attr("n_vars")
+    body = op.get_attr("body")
+    bi = op.get_attr("body_inputs")
+    inputs = list(op.inputs)
+    var_f = [k for k in range(n) if _float(inputs[k])]
+    cap_f = [j for j in range(n, len(inputs)) if _float(inputs[j]) and j in bi]
+    if not var_f:
+        return [None] * len(inputs)
+    hist = op._outputs[-1]
+    var_dtypes = [t.dtype.base_dtype for t in op._outputs[:n]]
+    var_shapes = [t.shape for t in body.inputs[:n]]
+    with name_scope(None, "while_grad", [hist]):
+        n_iter = apply_op("LoopHistoryLen", [hist], [_dtypes.int32], "LoopHistoryLen")
+        g0 = [grads[k] if grads[k] is not None else array_ops.zeros_like(op._outputs[k]) for k in var_f]
+        c0 = [array_ops.zeros_like(inputs[j]) for j in cap_f]
+        from ..framework.constant_op import constant
+        loop0 = [constant(0, _dtypes.int32)] + g0 + c0
+        shapes = [TensorShape([])] + [var_shapes[k] for k in var_f] + [inputs[j].shape for j in cap_f]
+
+        def gcond(*args):
+            return math_ops.less(args[0], n_iter)
+
+        def gbody(*args):
+            cur = get_default_graph()
+            k = args[0]
+            gv = list(args[1:1 + len(var_f)])
+            gc = list(args[1 + len(var_f):])
+            idx = math_ops.subtract(math_ops.subtract(n_iter, k), 1)
+            xs = apply_op("LoopHistoryGet", [hist, idx], var_dtypes, "LoopHistoryGet", shapes=var_shapes)
+            xs = xs if isinstance(xs, list) else [xs]
+            mapping = {p: xs[i] for i, p in enumerate(body.inputs[:n])}
+            for p, j in zip(body.inputs[n:], bi):
+                mapping[p] = inputs[j]
+            tmap = _copy_graph(body, mapping)
+            ys = [tmap[body.outputs[m]] if body.outputs[m] in tmap else mapping.get(body.outputs[m], body.outputs[m])
+                  for m in var_f]
+            wrt = [xs[m] for m in var_f] + [cur.capture(inputs[j]) for j in cap_f]
+            gs = gradients(ys, wrt, grad_ys=gv)
+            gs = [_dense(g) if g is not None else array_ops.zeros_like(w) for g, w in zip(gs, wrt)]
+            new_gv = gs[:len(var_f)]
+            new_gc = [math_ops.add(a, b) for a, b in zip(gc, gs[len(var_f):])]
+            return [k + 1] + new_gv + new_gc
+
+        specs = [(t.dtype.base_dtype, s) for t, s in zip(loop0, shapes)]
+        outer = get_default_graph()
+        cg = _fg.func_graph_from_py_func("while_grad_cond", gcond, specs, outer, lambda r: [r])
+        bg = _fg.func_graph_from_py_func("while_grad_body", gbody, specs, outer, list)
+        new = _make_while(loop0, cg, bg, shapes, back_prop=True)
+    out = [None] * len(inputs)
+    res = new._outputs[1:-1]
+    for pos, k in enumerate(var_f):
+        out[k] = res[pos]
+    for pos, j in enumerate(cap_f):
+        out[j] = res[len(var_f) + pos]
+    return out

@@ -1,5 +1,12 @@
-"""CPU kernels for grouping ops."""
+"""CPU kernels for grouping ops and functional control flow (If, While).
 
+An If/While kernel factory compiles its op's sub-graphs (FuncGraphs) into plans with the same
+KernelContext as the enclosing plan (same session resources), once, when that plan is compiled.
+The While loop calls the cond and body plans' generated functions directly with the loop values
+as positional arguments: per iteration, one call of each plan and no other Python work.
+"""
+
+from ...framework import errors
 from ..registry import register_kernel
 
 
@@ -8,3 +15,104 @@ def _no_op(op, ctx):
     def no_op():
         return None
     return no_op
+
+
+def compile_function(fg, ctx):
+    """A plan computing FuncGraph `fg`'s outputs from its inputs (arguments, then captures):
+    `plan.run(step, values)` returns the list of output values."""
+    from ...runtime.plan import compile_plan
+    return compile_plan([t for t in fg.outputs if t is not None], fg.inputs, ctx)
+
+
+def _translate(exc, plans):
+    for p in plans:
+        if p._failed_op(exc) is not None:
+            return p._translate(exc)
+    return plans[0]._translate(exc)
+
+
+def _with_step(fn, needs_step):
+    """The kernel takes the step context first when a sub-plan needs it."""
+    if needs_step:
+        fn.needs_step = True
+        return fn
+
+    def no_step(*args):
+        return fn(None, *args)
+    return no_step
+
+
+def _if_kernel(op, ctx):
+    tp = compile_function(op.get_attr("then_branch"), ctx)
+    ep = compile_function(op.get_attr("else_branch"), ctx)
+    ti, ei = op.get_attr("then_inputs"), op.get_attr("else_inputs")
+    single = len(op._outputs) == 1
+
+    def if_(step, pred, *args):
+        if pred:
+            out = tp.run(step, [args[i] for i in ti])
+        else:
+            out = ep.run(step, [args[i] for i in ei])
+        return out[0] if single else tuple(out)
+    return _with_step(if_, tp.needs_step or ep.needs_step)
+
+
+register_kernel("If")(_if_kernel)
+register_kernel("StatelessIf")(_if_kernel)
+
+
+def _while_kernel(op, ctx):
+    cp = compile_function(op.get_attr("cond"), ctx)
+    bp = compile_function(op.get_attr("body"), ctx)
+    n = op.get_attr("n_vars")
+    ci, bi = op.get_attr("cond_inputs"), op.get_attr("body_inputs")
+    # Keep each iteration's inputs only when a gradient (a consumer of the history) exists.
+    keep = bool(op._outputs[-1]._consumers) and op.get_attr("back_prop")
+    cfn, bfn = cp._fn, bp._fn
+    cond_caps = [i - n for i in ci]
+    body_caps = [i - n for i in bi]
+
+    def while_(step, *args):
+        vals = list(args[:n])
+        caps = args[n:]
+        ccaps = [caps[i] for i in cond_caps]
+        bcaps = [caps[i] for i in body_caps]
+        hist = [] if keep else None
+        try:
+            if keep:
+                while cfn(step, *vals, *ccaps)[0]:
+                    hist.append(vals)
+                    vals = bfn(step, *vals, *bcaps)
+            else:
+                while cfn(step, *vals, *ccaps)[0]:
+                    vals = bfn(step, *vals, *bcaps)
+        except Exception as e:  # noqa: BLE001 - named after the sub-graph op that failed
+            raise _translate(e, [bp, cp]) from None
+        return (*vals, hist)
+    return _with_step(while_, cp.needs_step or bp.needs_step)
+
+
+register_kernel("While")(_while_kernel)
+register_kernel("StatelessWhile")(_while_kernel)
+
+
+@register_kernel("LoopHistoryLen")
+def _hist_len(op, ctx):
+    import numpy as np
+
+    def hist_len(h):
+        if h is None:
+            raise errors.InvalidArgumentError(None, None, "the loop kept no history for its gradient "
+                                                          "(back_prop=False?)")
+        return np.int32(len(h))
+    return hist_len
+
+
+@register_kernel("LoopHistoryGet")
+def _hist_get(op, ctx):
+    single = len(op._outputs) == 1
+
+    def hist_get(h, i):
+        vals = h[int(i)]
+        return vals[0] if single else tuple(vals)
+    return hist_get

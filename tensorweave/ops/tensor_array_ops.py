@@ -1,0 +1,253 @@
+"""`tf.TensorArray`: a list of tensors indexed by position, for loops that read and write one
+element per iteration (TF1's TensorArray API).
+
+Here a TensorArray is functional: its `flow` is a float32 scalar tensor whose runtime value is the
+array itself (kernels/cpu/tensor_array.py), so it passes through cond/while_loop as an ordinary
+loop variable and gradients flow through it like TF's flow tensor. Every op takes the flow and
+ops that change the array return the new flow; the Python object just carries the flow and the
+static facts (dtype, element shape). `handle` is the flow too (there is no separate resource).
+"""
+
+from ..framework import dtypes as _dtypes
+from ..framework import registry
+from ..framework.constant_op import convert_to_tensor
+from ..framework.graph import Tensor, get_default_graph, name_scope
+from ..framework.op_util import apply_op
+from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
+
+__all__ = ["TensorArray"]
+
+_SCALAR = TensorShape([])
+
+
+def _scalar_shape(op):
+    return [_SCALAR] * len(op._outputs)
+
+
+registry.register_op("TensorArrayV3", shape_fn=_scalar_shape, stateful=True)
+registry.register_op("TensorArrayWriteV3", shape_fn=_scalar_shape)
+registry.register_op("TensorArrayScatterV3", shape_fn=_scalar_shape)
+registry.register_op("TensorArraySplitV3", shape_fn=_scalar_shape)
+registry.register_op("TensorArrayReadV3")
+registry.register_op("TensorArrayGatherV3")
+registry.register_op("TensorArrayConcatV3")
+registry.register_op("TensorArraySizeV3", shape_fn=_scalar_shape)
+registry.register_op("TensorArrayIdentity", shape_fn=_scalar_shape)
+# Gradient helpers: a TensorArray holding g at `index` (rest zero); reads that give zeros where
+# the gradient array has nothing.
+registry.register_op("TensorArrayGradWrite", shape_fn=_scalar_shape)
+registry.register_op("TensorArrayGradScatter", shape_fn=_scalar_shape)
+registry.register_op("TensorArrayGradSplit", shape_fn=_scalar_shape)
+registry.register_op("TensorArrayGradRead")
+registry.register_op("TensorArrayGradGather")
+registry.register_op("TensorArrayGradConcat")
+for _t in ("TensorArrayV3", "TensorArraySizeV3", "TensorArrayGradWrite", "TensorArrayGradScatter",
+           "TensorArrayGradRead", "TensorArrayGradGather", "TensorArrayGradSplit", "TensorArrayGradConcat"):
+    registry.no_gradient(_t)
+
+
+@registry.register_gradient("TensorArrayIdentity")
+def _identity_grad(op, g):
+    return [g]
+
+
+@registry.register_gradient("TensorArrayWriteV3")
+def _write_grad(op, g_flow):
+    flow, index, value = op.inputs
+    g = apply_op("TensorArrayGradRead", [g_flow, index, value], [value.dtype.base_dtype], "TensorArrayGradRead",
+                 shapes=[value.shape])
+    return [g_flow, None, g]
+
+
+@registry.register_gradient("TensorArrayScatterV3")
+def _scatter_grad(op, g_flow):
+    flow, indices, value = op.inputs
+    g = apply_op("TensorArrayGradGather", [g_flow, indices, value], [value.dtype.base_dtype],
+                 "TensorArrayGradGather", shapes=[value.shape])
+    return [g_flow, None, g]
+
+
+@registry.register_gradient("TensorArraySplitV3")
+def _split_grad(op, g_flow):
+    flow, value, lengths = op.inputs
+    g = apply_op("TensorArrayGradConcat", [g_flow, lengths, value], [value.dtype.base_dtype],
+                 "TensorArrayGradConcat", shapes=[value.shape])
+    return [g_flow, g, None]
+
+
+@registry.register_gradient("TensorArrayReadV3")
+def _read_grad(op, g):
+    flow, index = op.inputs
+    return [apply_op("TensorArrayGradWrite", [flow, index, g], [_dtypes.float32], "TensorArrayGradWrite"), None]
+
+
+@registry.register_gradient("TensorArrayGatherV3")
+def _gather_grad(op, g):
+    flow, indices = op.inputs
+    return [apply_op("TensorArrayGradScatter", [flow, indices, g], [_dtypes.float32],
+                     "TensorArrayGradScatter"), None]
+
+
+@registry.register_gradient("TensorArrayConcatV3")
+def _concat_grad(op, g, g_lengths=None):
+    flow = op.inputs[0]
+    return [apply_op("TensorArrayGradSplit", [flow, g, op.outputs[1]], [_dtypes.float32],
+                     "TensorArrayGradSplit")]
+
+
+class TensorArray:
+    """`tf.TensorArray(dtype, size=None, dynamic_size=None, clear_after_read=None, ...)`."""
+
+    def __init__(self, dtype, size=None, dynamic_size=None, clear_after_read=None, tensor_array_name=None,
+                 handle=None, flow=None, infer_shape=True, element_shape=None,
+                 colocate_with_first_write_call=True, name=None):
+        self._dtype = _dtypes.as_dtype(dtype).base_dtype
+        self._dynamic_size = bool(dynamic_size)
+        self._infer_shape = infer_shape
+        self._element_shape = [as_shape(element_shape) if element_shape is not None else unknown_shape()]
+        if handle is not None or flow is not None:
+            if flow is None:
+                flow = handle
+            self._flow = flow
+            return
+        if size is None:
+            raise ValueError("Size must be provided if handle is not provided")
+        with name_scope(name, "TensorArray", [size]) as scope:
+            size = convert_to_tensor(size, dtype=_dtypes.int32, name="size")
+            self._flow = apply_op("TensorArrayV3", [size], [_dtypes.float32], scope[:-1] if scope else "TensorArray",
+                                  attrs={"dtype": self._dtype, "dynamic_size": self._dynamic_size,
+                                         "clear_after_read": True if clear_after_read is None else clear_after_read,
+                                         "element_shape": self._element_shape[0],
+                                         "tensor_array_name": tensor_array_name or ""})
+
+    @classmethod
+    def _from_flow(cls, proto, flow):
+        ta = cls.__new__(cls)
+        ta._dtype = proto._dtype
+        ta._dynamic_size = proto._dynamic_size
+        ta._infer_shape = proto._infer_shape
+        ta._element_shape = proto._element_shape
+        ta._flow = flow
+        return ta
+
+    def _with_flow(self, flow):
+        return TensorArray._from_flow(self, flow)
+
+    flow = property(lambda self: self._flow)
+    handle = property(lambda self: self._flow)
+    dtype = property(lambda self: self._dtype)
+    dynamic_size = property(lambda self: self._dynamic_size)
+
+    @property
+    def element_shape(self):
+        return self._element_shape[0]
+
+    def _merge_element_shape(self, shape):
+        if not self._infer_shape:
+            return
+        if not shape.is_compatible_with(self._element_shape[0]):
+            raise ValueError(f"Inconsistent shapes: saw {shape} but expected {self._element_shape[0]} "
+                             "(and infer_shape=True)")
+        self._element_shape[0] = self._element_shape[0].merge_with(shape)
+
+    def _check_dtype(self, value):
+        value = convert_to_tensor(value, dtype=self._dtype if not isinstance(value, Tensor) else None)
+        if value.dtype.base_dtype != self._dtype:
+            raise TypeError(f"TensorArray dtype is {self._dtype.name} but Op is trying to write dtype "
+                            f"{value.dtype.base_dtype.name}.")
+        return value
+
+    def identity(self):
+        return self._with_flow(apply_op("TensorArrayIdentity", [self._flow], [_dtypes.float32], "Identity"))
+
+    def write(self, index, value, name=None):
+        with name_scope(name, "TensorArrayWrite", [self._flow, index, value]) as scope:
+            value = self._check_dtype(value)
+            index = convert_to_tensor(index, dtype=_dtypes.int32, name="index")
+            self._merge_element_shape(value.shape)
+            flow = apply_op("TensorArrayWriteV3", [self._flow, index, value], [_dtypes.float32], scope[:-1])
+        return self._with_flow(flow)
+
+    def read(self, index, name=None):
+        with name_scope(name, "TensorArrayReadV3", [self._flow, index]) as scope:
+            index = convert_to_tensor(index, dtype=_dtypes.int32, name="index")
+            return apply_op("TensorArrayReadV3", [self._flow, index], [self._dtype], scope[:-1],
+                            shapes=[self.element_shape])
+
+    def gather(self, indices, name=None):
+        with name_scope(name, "TensorArrayGather", [self._flow, indices]) as scope:
+            indices = convert_to_tensor(indices, dtype=_dtypes.int32, name="indices")
+            n = indices.shape[0].value if indices.shape.ndims == 1 else None
+            shape = TensorShape([n]).concatenate(self.element_shape) if self.element_shape.ndims is not None \
+                else unknown_shape()
+            return apply_op("TensorArrayGatherV3", [self._flow, indices], [self._dtype], scope[:-1],
+                            shapes=[shape])
+
+    def stack(self, name=None):
+        from . import math_ops
+        with name_scope(name, "TensorArrayStack", [self._flow]) as scope:
+            size = self.size()
+            static = _static_size(self._flow)
+            idx = math_ops.range(0, size, name="range")
+            out = self.gather(idx, name="TensorArrayGatherV3")
+            if static is not None and out.shape.ndims is not None:
+                out.set_shape(TensorShape([static]).concatenate(out.shape[1:]))
+            del scope
+            return out
+
+    def unstack(self, value, name=None):
+        from . import array_ops, math_ops
+        with name_scope(name, "TensorArrayUnstack", [self._flow, value]):
+            value = self._check_dtype(value)
+            n = array_ops.shape(value)[0]
+            return self.scatter(math_ops.range(0, n), value, name="TensorArrayScatter")
+
+    def scatter(self, indices, value, name=None):
+        with name_scope(name, "TensorArrayScatter", [self._flow, indices, value]) as scope:
+            value = self._check_dtype(value)
+            indices = convert_to_tensor(indices, dtype=_dtypes.int32, name="indices")
+            if value.shape.ndims is not None and value.shape.ndims >= 1:
+                self._merge_element_shape(value.shape[1:])
+            flow = apply_op("TensorArrayScatterV3", [self._flow, indices, value], [_dtypes.float32], scope[:-1])
+        return self._with_flow(flow)
+
+    def concat(self, name=None):
+        with name_scope(name, "TensorArrayConcat", [self._flow]) as scope:
+            es = self.element_shape
+            shape = TensorShape([None]).concatenate(es[1:]) if es.ndims else unknown_shape()
+            value, _ = apply_op("TensorArrayConcatV3", [self._flow], [self._dtype, _dtypes.int64], scope[:-1],
+                                shapes=[shape, TensorShape([None])])
+            return value
+
+    def split(self, value, lengths, name=None):
+        with name_scope(name, "TensorArraySplit", [self._flow, value, lengths]) as scope:
+            value = self._check_dtype(value)
+            lengths = convert_to_tensor(lengths, dtype=_dtypes.int64, name="lengths")
+            if value.shape.ndims:
+                self._merge_element_shape(TensorShape([None]).concatenate(value.shape[1:]))
+            flow = apply_op("TensorArraySplitV3", [self._flow, value, lengths], [_dtypes.float32], scope[:-1])
+        return self._with_flow(flow)
+
+    def size(self, name=None):
+        return apply_op("TensorArraySizeV3", [self._flow], [_dtypes.int32], name or "TensorArraySizeV3")
+
+    def close(self, name=None):
+        from .control_flow_ops import group
+        return group(self._flow, name=name or "TensorArrayClose")
+
+    def grad(self, source, flow=None, name=None):
+        raise NotImplementedError("TensorArray.grad is not supported; use tf.gradients")
+
+
+def _static_size(flow):
+    """The size of a fixed-size TensorArray, known when the flow comes straight from creation."""
+    from ..framework.constant_op import constant_value
+    op = flow.op
+    seen = 0
+    while op.type in ("TensorArrayWriteV3", "TensorArrayScatterV3", "TensorArrayIdentity") and seen < 10000:
+        op = op.inputs[0].op
+        seen += 1
+    if op.type == "TensorArrayV3" and not op.get_attr("dynamic_size"):
+        v = constant_value(op.inputs[0])
+        return None if v is None else int(v)
+    return None
