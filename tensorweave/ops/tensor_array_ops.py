@@ -114,7 +114,7 @@ class TensorArray:
             raise ValueError("Size must be provided if handle is not provided")
         with name_scope(name, "TensorArray", [size]) as scope:
             size = convert_to_tensor(size, dtype=_dtypes.int32, name="size")
-            self._flow = apply_op("TensorArrayV3", [size], [_dtypes.float32], scope[:-1] if scope else "TensorArray",
+            self._flow = apply_op("TensorArrayV3", [size], [_dtypes.float32], scope or "TensorArray",
                                   attrs={"dtype": self._dtype, "dynamic_size": self._dynamic_size,
                                          "clear_after_read": True if clear_after_read is None else clear_after_read,
                                          "element_shape": self._element_shape[0],
@@ -165,13 +165,13 @@ class TensorArray:
             value = self._check_dtype(value)
             index = convert_to_tensor(index, dtype=_dtypes.int32, name="index")
             self._merge_element_shape(value.shape)
-            flow = apply_op("TensorArrayWriteV3", [self._flow, index, value], [_dtypes.float32], scope[:-1])
+            flow = apply_op("TensorArrayWriteV3", [self._flow, index, value], [_dtypes.float32], scope)
         return self._with_flow(flow)
 
     def read(self, index, name=None):
         with name_scope(name, "TensorArrayReadV3", [self._flow, index]) as scope:
             index = convert_to_tensor(index, dtype=_dtypes.int32, name="index")
-            return apply_op("TensorArrayReadV3", [self._flow, index], [self._dtype], scope[:-1],
+            return apply_op("TensorArrayReadV3", [self._flow, index], [self._dtype], scope,
                             shapes=[self.element_shape])
 
     def gather(self, indices, name=None):
@@ -180,15 +180,15 @@ class TensorArray:
             n = indices.shape[0].value if indices.shape.ndims == 1 else None
             shape = TensorShape([n]).concatenate(self.element_shape) if self.element_shape.ndims is not None \
                 else unknown_shape()
-            return apply_op("TensorArrayGatherV3", [self._flow, indices], [self._dtype], scope[:-1],
+            return apply_op("TensorArrayGatherV3", [self._flow, indices], [self._dtype], scope,
                             shapes=[shape])
 
     def stack(self, name=None):
-        from . import math_ops
+        from . import array_ops
         with name_scope(name, "TensorArrayStack", [self._flow]) as scope:
             size = self.size()
             static = _static_size(self._flow)
-            idx = math_ops.range(0, size, name="range")
+            idx = array_ops.range(0, size, name="range")
             out = self.gather(idx, name="TensorArrayGatherV3")
             if static is not None and out.shape.ndims is not None:
                 out.set_shape(TensorShape([static]).concatenate(out.shape[1:]))
@@ -196,11 +196,11 @@ class TensorArray:
             return out
 
     def unstack(self, value, name=None):
-        from . import array_ops, math_ops
+        from . import array_ops
         with name_scope(name, "TensorArrayUnstack", [self._flow, value]):
             value = self._check_dtype(value)
             n = array_ops.shape(value)[0]
-            return self.scatter(math_ops.range(0, n), value, name="TensorArrayScatter")
+            return self.scatter(array_ops.range(0, n), value, name="TensorArrayScatter")
 
     def scatter(self, indices, value, name=None):
         with name_scope(name, "TensorArrayScatter", [self._flow, indices, value]) as scope:
@@ -208,14 +208,14 @@ class TensorArray:
             indices = convert_to_tensor(indices, dtype=_dtypes.int32, name="indices")
             if value.shape.ndims is not None and value.shape.ndims >= 1:
                 self._merge_element_shape(value.shape[1:])
-            flow = apply_op("TensorArrayScatterV3", [self._flow, indices, value], [_dtypes.float32], scope[:-1])
+            flow = apply_op("TensorArrayScatterV3", [self._flow, indices, value], [_dtypes.float32], scope)
         return self._with_flow(flow)
 
     def concat(self, name=None):
         with name_scope(name, "TensorArrayConcat", [self._flow]) as scope:
             es = self.element_shape
             shape = TensorShape([None]).concatenate(es[1:]) if es.ndims else unknown_shape()
-            value, _ = apply_op("TensorArrayConcatV3", [self._flow], [self._dtype, _dtypes.int64], scope[:-1],
+            value, _ = apply_op("TensorArrayConcatV3", [self._flow], [self._dtype, _dtypes.int64], scope,
                                 shapes=[shape, TensorShape([None])])
             return value
 
@@ -225,7 +225,7 @@ class TensorArray:
             lengths = convert_to_tensor(lengths, dtype=_dtypes.int64, name="lengths")
             if value.shape.ndims:
                 self._merge_element_shape(TensorShape([None]).concatenate(value.shape[1:]))
-            flow = apply_op("TensorArraySplitV3", [self._flow, value, lengths], [_dtypes.float32], scope[:-1])
+            flow = apply_op("TensorArraySplitV3", [self._flow, value, lengths], [_dtypes.float32], scope)
         return self._with_flow(flow)
 
     def size(self, name=None):
