@@ -39,6 +39,9 @@ from .ops.clip_ops import *  # noqa: F401,F403
 from .ops.sparse_ops import *  # noqa: F401,F403
 from .ops.embedding_ops import *  # noqa: F401,F403
 from .ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: A004
+from .ops.control_flow_ops import case, cond, while_loop
+from .ops.tensor_array_ops import TensorArray
+from .ops.functional_ops import foldl, foldr, map_fn, scan
 from .autodiff.gradients import AggregationMethod, UnconnectedGradients, gradients
 from .framework.indexed_slices import IndexedSlices, IndexedSlicesValue
 from .framework import indexed_slices as _indexed_slices
