@@ -13,6 +13,8 @@ from ..ops.nn_ops import (bias_add, crelu, dropout, elu, l2_loss, l2_normalize, 
 
 silu = swish
 
+from . import rnn_cell  # noqa: E402,F401  (tf.nn.rnn_cell)
+
 # tf.nn names that live in other op families: name -> (module under tensorweave.ops, attribute).
 _ELSEWHERE = {
     "sigmoid": ("math_ops", "sigmoid"),

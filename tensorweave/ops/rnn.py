@@ -1,0 +1,123 @@
+"""`tf.nn.static_rnn` and `tf.nn.static_bidirectional_rnn`: a cell unrolled over a Python list of
+time steps, inside variable scope "rnn" (the first step makes the cell's variables, later steps
+reuse them).
+
+`sequence_length` is honoured the way TF's `_rnn_step` does with `skip_conditionals`: past an
+example's length its output is zero and its state is copied through (a select per step, no
+conditionals; the values are the same as TF's cond-based unrolling).
+"""
+
+from ..framework import dtypes as _dtypes
+from ..framework.constant_op import convert_to_tensor
+from ..framework.tensor_shape import TensorShape, dimension_value
+
+__all__ = ["static_rnn", "static_bidirectional_rnn"]
+
+
+def _nest():
+    from ..nn import rnn_cell
+    return rnn_cell
+
+
+def _assert_like_rnncell(name, cell):
+    ok = all(hasattr(cell, a) for a in ("output_size", "state_size", "zero_state")) and callable(cell)
+    if not ok:
+        raise TypeError(f"The argument {name!r} ({cell}) is not an RNNCell: 'output_size' property is missing, "
+                        "'state_size' property is missing, either 'zero_state' or 'get_initial_state' method is "
+                        "required, is not callable.")
+
+
+def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=None, scope=None):
+    """Unrolls `cell` over `inputs` (a list of [batch, input_size] tensors, one per step).
+    Returns (outputs, one per step; the final state)."""
+    from . import array_ops, math_ops, variable_scope as vs
+    nest = _nest()
+    _assert_like_rnncell("cell", cell)
+    if not nest._is_sequence(inputs):
+        raise TypeError(f"Argument `inputs` must be a sequence. Received: {inputs}")
+    if not inputs:
+        raise ValueError("Argument `inputs` must not be empty.")
+    outputs = []
+    with vs.variable_scope(scope or "rnn") as varscope:
+        first_input = inputs
+        while nest._is_sequence(first_input):
+            first_input = first_input[0]
+        if first_input.shape.ndims != 1:
+            input_shape = first_input.shape.with_rank_at_least(2)
+            fixed_batch_size = input_shape.dims[0]
+            for flat_input in nest._flatten(inputs):
+                input_shape = flat_input.shape.with_rank_at_least(2)
+                fixed_batch_size = fixed_batch_size.merge_with(input_shape.dims[0])
+                for i, size in enumerate(input_shape[1:].dims):
+                    if dimension_value(size) is None:
+                        raise ValueError(f"Input size (dimension {i} of inputs) must be accessible via shape "
+                                         "inference, but saw value None.")
+        else:
+            fixed_batch_size = first_input.shape.with_rank_at_least(1).dims[0]
+        if dimension_value(fixed_batch_size):
+            batch_size = dimension_value(fixed_batch_size)
+        else:
+            batch_size = array_ops.shape(first_input)[0]
+        if initial_state is not None:
+            state = initial_state
+        else:
+            if not dtype:
+                raise ValueError("If no initial_state is provided, argument `dtype` must be specified")
+            state = cell.zero_state(batch_size, dtype)
+
+        if sequence_length is not None:
+            sequence_length = convert_to_tensor(sequence_length, name="sequence_length")
+            if sequence_length.shape.ndims not in (None, 1):
+                raise ValueError("sequence_length must be a vector of length batch_size")
+            out_dtype = _dtypes.as_dtype(dtype) if dtype else nest._flatten(state)[0].dtype.base_dtype
+
+            def zero_output(size):
+                dims = TensorShape(size).as_list() if not isinstance(size, int) else [size]
+                if isinstance(batch_size, int):
+                    return array_ops.zeros([batch_size] + dims, out_dtype)
+                z = array_ops.zeros(array_ops.stack([batch_size] + dims), out_dtype)
+                z.set_shape([dimension_value(fixed_batch_size)] + dims)
+                return z
+            zero_out = nest._map_structure(zero_output, cell.output_size)
+            sequence_length = math_ops.cast(sequence_length, _dtypes.int32)
+
+        for time, input_ in enumerate(inputs):
+            if time > 0:
+                varscope.reuse_variables()
+            output, new_state = cell(input_, state)
+            if sequence_length is not None:
+                copy_cond = time >= sequence_length
+                output = nest._map_structure(lambda z, o: array_ops.where(copy_cond, z, o), zero_out, output)
+                new_state = nest._map_structure(lambda s, n: array_ops.where(copy_cond, s, n), state, new_state)
+            state = new_state
+            outputs.append(output)
+        return outputs, state
+
+
+def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None, initial_state_bw=None, dtype=None,
+                             sequence_length=None, scope=None):
+    """A forward and a backward static_rnn over `inputs` (scopes "bidirectional_rnn/fw" and "/bw");
+    returns (outputs, the two directions' outputs concatenated per step; output_state_fw,
+    output_state_bw)."""
+    from . import array_ops, variable_scope as vs
+    nest = _nest()
+    _assert_like_rnncell("cell_fw", cell_fw)
+    _assert_like_rnncell("cell_bw", cell_bw)
+    if not nest._is_sequence(inputs):
+        raise TypeError("inputs must be a sequence")
+    if not inputs:
+        raise ValueError("inputs must not be empty")
+    if sequence_length is not None:
+        raise NotImplementedError("static_bidirectional_rnn(sequence_length=...) needs reverse_sequence, which "
+                                  "tensorweave does not have yet")
+    with vs.variable_scope(scope or "bidirectional_rnn"):
+        with vs.variable_scope("fw") as fw_scope:
+            output_fw, output_state_fw = static_rnn(cell_fw, inputs, initial_state_fw, dtype, scope=fw_scope)
+        with vs.variable_scope("bw") as bw_scope:
+            tmp, output_state_bw = static_rnn(cell_bw, list(reversed(inputs)), initial_state_bw, dtype,
+                                              scope=bw_scope)
+    output_bw = list(reversed(tmp))
+    flat_fw, flat_bw = nest._flatten(output_fw), nest._flatten(output_bw)
+    flat_outputs = tuple(array_ops.concat([fw, bw], 1) for fw, bw in zip(flat_fw, flat_bw))
+    outputs = nest._pack_as(output_fw, flat_outputs)
+    return outputs, output_state_fw, output_state_bw
