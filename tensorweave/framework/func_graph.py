@@ -60,7 +60,7 @@ class FuncGraph(Graph):
     @_variable_scope_store.setter
     def _variable_scope_store(self, value):
         outer = self.__dict__.get("outer_graph")
-        if outer is not None:
+        if outer is not None and value is not None:  # (Graph.__init__ sets None: keep the outer's)
             outer._variable_scope_store = value
 
     @property
