@@ -235,10 +235,11 @@ class Layer:
         if isinstance(inputs, Tensor) or not isinstance(inputs, (list, tuple, dict)):
             inputs = convert_to_tensor(inputs)
         g = inputs.graph if isinstance(inputs, Tensor) else get_default_graph()
-        if self._graph is not None and self._graph is not g and self.built:
+        root = getattr(g, "_variable_creation_graph", g)  # a traced loop body/branch (func_graph.py)
+        if self._graph is not None and self._graph is not root and self.built:
             raise ValueError(f"Layer {self._name} was used in graph {self._graph} and can not be "
                              "used in another graph.")
-        self._graph = g
+        self._graph = root
         with g.as_default():
             self._set_scope(scope)
             reuse = self.built or self._reuse
