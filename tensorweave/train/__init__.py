@@ -16,6 +16,7 @@ from ..lib.io.example_protos import (BytesList, Example, Feature, FeatureList, F
                                      FloatList, Int64List, SequenceExample)
 from ..framework.meta_graph import export_meta_graph, import_meta_graph  # noqa: F401
 from ..framework.graph_io import write_graph  # noqa: F401
+from ..summary.writer import summary_iterator  # noqa: F401
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdagradOptimizer",
            "RMSPropOptimizer", "AdamOptimizer", "AdadeltaOptimizer",
