@@ -365,7 +365,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             if not _fg.is_sequence(structure) and isinstance(res, (list, builtins.tuple)) and len(res) == 1 \
                     and not hasattr(res, "_fields"):
                 res = res[0]
-            if _fg.is_sequence(structure) and not _fg.is_sequence(res):
+            if isinstance(structure, (list, builtins.tuple)) and len(structure) == 1 and not isinstance(res, (list, builtins.tuple)):
                 res = [res]
             try:
                 _fg.assert_same_structure(structure, res, check_types=False)
