@@ -10,6 +10,7 @@ raises, the line number of the generated frame names the op that failed.
 import heapq
 import itertools
 import re
+import time
 
 import numpy as np
 
@@ -209,8 +210,12 @@ class _Line:
 _LOCAL = re.compile(r"\b([vr]\d+_\d+|r\d+|f\d+)\b")
 
 
-def compile_plan(fetches, feeds, ctx):
+def compile_plan(fetches, feeds, ctx, order=None, trace=False):
     """Compiles a step computing `fetches` (Tensors and Operations) given `feeds` (Tensors).
+
+    `order` (optional) gives the ops to run, in order, instead of pruning and sorting the graph
+    (a device's partition of a step, with its Send/Recv ops). `trace=True` compiles a separate
+    plan that records (op, start, end) into `step.trace` around every kernel call (no pool).
 
     The returned plan's run(step, feed_values) takes the feed values in the order of `feeds` and
     returns one value per fetch (None for an Operation).
@@ -223,15 +228,16 @@ def compile_plan(fetches, feeds, ctx):
     # another of its outputs, or the op itself (a target or control input), is needed.
     roots = [f if isinstance(f, Operation) else f._op for f in fetches
              if isinstance(f, Operation) or f not in fed]
-    order = _toposort(_prune(roots, fed))
+    if order is None:
+        order = _toposort(_prune(roots, fed))
     needed_tensors = set()
     for op in order:
         needed_tensors.update(op._inputs)
     needed_tensors.update(f for f in fetches if isinstance(f, Tensor))
 
-    pool = getattr(ctx, "pool", None)
+    pool = None if trace else getattr(ctx, "pool", None)
     threshold = getattr(ctx, "parallel_flops", float("inf"))
-    globs = {"_deref": _deref, "_fetch_copy": _fetch_copy, "_fetch_scalar": _fetch_scalar, "_pool": pool}
+    globs = {"_deref": _deref, "_fetch_copy": _fetch_copy, "_fetch_scalar": _fetch_scalar, "_pool": pool, "_now": time.perf_counter}
     expr = {}      # tensor -> expression naming its value inside the function
     shared = {}    # tensor -> value may alias state, a constant, or a feed (copy before returning)
     lines = []
@@ -330,10 +336,10 @@ def compile_plan(fetches, feeds, ctx):
         else:
             ret.append(f"_fetch_scalar({expr[f]})")
     ret_reads = set(_LOCAL.findall(" ".join(ret)))
-    return _emit(lines, ret, ret_reads, len(feeds), globs, needs_step)
+    return _emit(lines, ret, ret_reads, len(feeds), globs, needs_step or trace, trace)
 
 
-def _emit(lines, ret, ret_reads, n_feeds, globs, needs_step):
+def _emit(lines, ret, ret_reads, n_feeds, globs, needs_step, trace=False):
     """Writes the step function: joins for pooled ops before their first use, and a `del` of
     each local right after its last use."""
     # A pooled op is worth it only when something runs before its first consumer.
@@ -371,6 +377,12 @@ def _emit(lines, ret, ret_reads, n_feeds, globs, needs_step):
             fut = f"p{i}"
             src.append(f"    {fut} = {line.call}")
             pending[fut] = (line, set(_LOCAL.findall(line.lhs)))
+        elif trace and not line.call.startswith("_fetch_copy("):
+            globs[f"_o{i}"] = line.op
+            src.append("    _t = _now()")
+            src.append(f"    {line.lhs} = {line.call}" if line.lhs else f"    {line.call}")
+            line_ops[len(src)] = line.op
+            src.append(f"    step.trace.append((_o{i}, _t, _now()))")
         else:
             src.append(f"    {line.lhs} = {line.call}" if line.lhs else f"    {line.call}")
         line_ops[len(src)] = line.op

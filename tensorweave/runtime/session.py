@@ -13,6 +13,8 @@ from ..framework import errors
 from ..framework.graph import (Graph, Operation, Tensor, _default_session_stack, get_default_graph)
 from ..framework.tensor_shape import TensorShape
 from .config import ConfigProto
+from .devices import DeviceAttributes, local_devices
+from .executor import DeviceRunners, TracedPlan, compile_step
 from .plan import KernelContext, StepContext, compile_plan
 from .resources import ResourceManager
 from .threads import set_intra_op_threads
@@ -129,13 +131,16 @@ def _structure_key(f):
 class _Entry:
     """A cached run signature: the plan, how to read feeds, how to shape the results."""
 
-    __slots__ = ("plan", "feeds", "rebuild", "single")
+    __slots__ = ("plan", "feeds", "rebuild", "single", "elements", "feed_tensors", "traced")
 
-    def __init__(self, plan, feeds, rebuild, single):
+    def __init__(self, plan, feeds, rebuild, single, elements=(), feed_tensors=()):
         self.plan = plan
         self.feeds = feeds
         self.rebuild = rebuild
         self.single = single
+        self.elements = elements          # what the traced plan is compiled from, on demand
+        self.feed_tensors = feed_tensors
+        self.traced = None
 
 
 def _shape_str(shape):
@@ -162,6 +167,14 @@ class BaseSession:
         self._resources = ResourceManager()
         self._ctx = KernelContext(self, self._resources)
         self._configure_threads()
+        # Devices (runtime/devices.py): CPU:0 (the default, self._ctx), more logical CPUs with
+        # device_count={'CPU': n}, GPUs with CuPy. Steps on several devices are placed and
+        # partitioned (runtime/executor.py); a step all on CPU:0 keeps the single-plan path.
+        self._devices = local_devices(self._config)
+        self._placement = {}   # stateful op -> Device, kept across steps (placer's sticky)
+        self._measured = {}    # (op name, device type) -> seconds, from traced runs
+        self._device_ctxs = {}
+        self._runners = DeviceRunners()
         self._cache = {}
         self._step_ids = itertools.count(1)
         self._default_graph_cm = None
@@ -188,8 +201,8 @@ class BaseSession:
         return self._graph.as_graph_def()
 
     def list_devices(self):
-        from .devices import local_devices
-        return local_devices(self._config)
+        """The session's devices (name, device_type, memory_limit_bytes, incarnation)."""
+        return [DeviceAttributes(d) for d in self._devices]
 
     # -- run -----------------------------------------------------------------------------------
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
@@ -231,6 +244,8 @@ class BaseSession:
                                      f"shape {tensor.shape}")
             values.append(a)
         plan = entry.plan
+        if options is not None and run_metadata is not None and getattr(options, "trace_level", 0):
+            plan = entry.traced or self._traced_plan(entry)
         step = StepContext(next(self._step_ids), options, run_metadata) if plan.needs_step else None
         with np.errstate(all="ignore"):
             results = plan.run(step, values)
@@ -257,12 +272,28 @@ class BaseSession:
             np_dtype = object if dt.name == "string" else dt.as_numpy_dtype
             feeds.append((k, t, np_dtype, shape))
             feed_tensors.append(t)
-        plan = compile_plan(mapper.elements, feed_tensors, self._ctx)
+        plan = self._compile(mapper.elements, feed_tensors)
         single = isinstance(fetches, (Tensor, Operation, str)) and len(mapper.elements) == 1
-        entry = _Entry(plan, feeds, mapper.rebuild, single)
+        entry = _Entry(plan, feeds, mapper.rebuild, single, mapper.elements, feed_tensors)
         if key is not None:
             self._cache[key] = entry
         return entry
+
+    def _compile(self, fetches, feeds, trace=False):
+        """Places the step; the ordinary single plan when it all runs on the default device."""
+        order, plan = compile_step(fetches, feeds, self, self._devices, self._ctx, self._config,
+                                   self._placement, self._measured, self._runners, self._device_ctxs,
+                                   trace)
+        if plan is None:
+            plan = compile_plan(fetches, feeds, self._ctx, order=order, trace=trace)
+            if trace:
+                plan = TracedPlan(plan, self._devices[0], self._measured)
+        return plan
+
+    def _traced_plan(self, entry):
+        """The entry's instrumented plan (compiled once, used only by traced runs)."""
+        entry.traced = self._compile(entry.elements, entry.feed_tensors, trace=True)
+        return entry.traced
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
         """A function taking the `feed_list` values positionally and returning `run`'s result."""
@@ -290,6 +321,7 @@ class BaseSession:
             self._resources.clear()
             if self._ctx.pool is not None:
                 self._ctx.pool.shutdown(wait=False)
+            self._runners.shutdown()
 
     def as_default(self):
         """Context making this the default session (for `Tensor.eval`, `Operation.run`)."""

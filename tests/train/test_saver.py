@@ -379,7 +379,9 @@ def test_sharded_save_writes_one_shard_per_device(tmp_path):
         assert ops["save/SaveV2"].device.startswith("/job:ps/task:0")
         assert ops["save/SaveV2_1"].device.startswith("/job:ps/task:1")
         assert ops["save/MergeV2Checkpoints"].type == "MergeV2Checkpoints"
-        with tf.Session() as sess:
+        # A local session has no /job:ps devices: TF (and tensorweave's placer) raise
+        # InvalidArgumentError unless soft placement puts those ops on local devices.
+        with tf.Session(config=tf.ConfigProto(allow_soft_placement=True)) as sess:
             sess.run(tf.global_variables_initializer())
             path = saver.save(sess, str(tmp_path / "m"), global_step=1, write_meta_graph=False)
             assert path == str(tmp_path / "m-1")
