@@ -437,6 +437,8 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     if return_elements is not None and isinstance(return_elements, str):
         raise TypeError("return_elements must be a list of strings.")
 
+    if any(nd.op not in registry._OPS for nd in gd.node):
+        _load_all_op_modules()
     nodes = {}
     for nd in gd.node:
         if nd.name in nodes:
@@ -530,6 +532,24 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
                 raise ValueError(f"Requested return node '{r}' not found in graph def")
             out.append(created[r])
     return out
+
+
+def _load_all_op_modules():
+    """Imports every module that declares op types (ops/*, summaries), so a GraphDef can name op
+    types the program itself never built (e.g. SaveV2 before any Saver exists)."""
+    import importlib
+    import pkgutil
+    from .. import ops as _ops_pkg
+    for m in pkgutil.iter_modules(_ops_pkg.__path__):
+        try:
+            importlib.import_module(f"{_ops_pkg.__name__}.{m.name}")
+        except ImportError:
+            pass
+    for mod in ("..summary.summary_ops",):
+        try:
+            importlib.import_module(mod, __package__)
+        except ImportError:
+            pass
 
 
 def _topological_order(gd, nodes):

@@ -1,0 +1,1 @@
+"""`tensorweave serve` (a TensorFlow-Serving-style REST server) and `tensorweave inspect`."""
