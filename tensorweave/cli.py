@@ -45,6 +45,51 @@ def _cmd_demo(args, parser):
     return args.demo_main(args)
 
 
+def _cmd_serve(args, parser):
+    from .serving.server import serve
+    try:
+        return serve(args.model_dir, port=args.port, host=args.host, model_name=args.model_name,
+                     max_request_bytes=args.max_request_bytes, verbose=args.verbose)
+    except (IOError, OSError, RuntimeError) as e:
+        print(f"tensorweave serve: {e}", file=sys.stderr)
+        return 1
+
+
+def _cmd_inspect(args, parser):
+    from .serving.inspect import inspect_path
+    try:
+        print("\n".join(inspect_path(args.path)))
+    except (IOError, OSError, ValueError) as e:
+        print(f"tensorweave inspect: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _add_serving_commands(commands):
+    serve = commands.add_parser(
+        "serve", help="serve a SavedModel over HTTP (TensorFlow Serving's REST API)",
+        description="Serve a SavedModel (made by tf.saved_model.simple_save or SavedModelBuilder) with "
+                    "TensorFlow Serving's REST API: POST /v1/models/NAME:predict, GET /v1/models/NAME "
+                    "and GET /v1/models/NAME/metadata.",
+        epilog="example:\n  tensorweave serve --model_dir /tmp/model --port 8501\n  curl -d '{\"instances\": [[1.0, 2.0]]}' "
+               "http://127.0.0.1:8501/v1/models/default:predict",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    serve.add_argument("--model_dir", required=True, help="SavedModel directory (or one with version subdirectories)")
+    serve.add_argument("--port", type=int, default=8501, help="port (default 8501; 0 picks a free one)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--model_name", default="default", help="the NAME in the URLs (default: default)")
+    serve.add_argument("--max_request_bytes", type=int, default=16 * 1024 * 1024,
+                       help="largest request body accepted (default 16 MiB; larger: HTTP 413)")
+    serve.add_argument("--verbose", action="store_true", help="log each request to stderr")
+    serve.set_defaults(handler=_cmd_serve)
+    inspect = commands.add_parser(
+        "inspect", help="list the variables and signatures of a checkpoint or SavedModel",
+        description="List variables (name, dtype, shape) of a checkpoint prefix or checkpoint directory, "
+                    "or the tag sets, signatures and variables of a SavedModel directory.")
+    inspect.add_argument("path", help="checkpoint prefix, checkpoint directory or SavedModel directory")
+    inspect.set_defaults(handler=_cmd_inspect)
+
+
 def _build_parser():
     parser = argparse.ArgumentParser(
         prog="tensorweave", description=DESCRIPTION, epilog=EPILOG,
@@ -69,6 +114,7 @@ def _build_parser():
         sub = names.add_parser(name, help=module.SUMMARY, description=module.DESCRIPTION)
         module.add_arguments(sub)
         sub.set_defaults(demo_main=module.main)
+    _add_serving_commands(commands)
     return parser
 
 
