@@ -1,0 +1,198 @@
+"""Tensors on the wire: a `TensorMeta` (dtype enum, shape, byte count) beside the raw row-major
+bytes. Never pickled. Large tensors go as several chunk messages of at most `CHUNK_BYTES`.
+
+Zero extra copies where grpc allows it: a send reads the array through a memoryview (the one copy
+is grpc's need for a `bytes` message); a receive of one chunk is `np.frombuffer` on the received
+bytes, and several chunks are copied once, each straight into the result array.
+
+A streamed RecvTensorResponse is framed by hand (the protobuf encoding of its `meta` field, then
+field 2 `data` as a length-delimited field), so the payload is neither copied into nor out of a
+protobuf message; the bytes are a valid RecvTensorResponse all the same.
+"""
+
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework import errors
+from .protos import worker_pb2
+
+__all__ = ["CHUNK_BYTES", "encode_meta", "tensor_chunks", "TensorAssembler", "to_named", "from_named",
+           "frame_chunk", "unframe_chunk"]
+
+# gRPC's default message limit is 4 MiB; chunks stay well under it (and measure fastest here).
+CHUNK_BYTES = 2 << 20
+
+
+def _as_array(value):
+    if isinstance(value, np.ndarray):
+        return value
+    return np.asarray(value)
+
+
+def _dtype_enum(arr, dtype=None):
+    if dtype is not None:
+        return dtype.base_dtype.as_datatype_enum
+    if arr.dtype == object or arr.dtype.kind in "SU":
+        return _dtypes.string.as_datatype_enum
+    return _dtypes.as_dtype(arr.dtype).as_datatype_enum
+
+
+def encode_meta(value, dtype=None):
+    """(TensorMeta, payload memoryview of bytes) for an array-like value."""
+    arr = _as_array(value)
+    enum = _dtype_enum(arr, dtype)
+    meta = worker_pb2.TensorMeta(dtype=enum, shape=arr.shape)
+    if enum == _dtypes.string.as_datatype_enum:
+        items = [x if isinstance(x, bytes) else str(x).encode() for x in arr.ravel().tolist()]
+        meta.string_lengths.extend(len(x) for x in items)
+        payload = memoryview(b"".join(items))
+    else:
+        if not arr.flags.c_contiguous:
+            arr = np.ascontiguousarray(arr)
+        if arr.dtype.byteorder == ">":
+            arr = arr.astype(arr.dtype.newbyteorder("<"))
+        payload = memoryview(arr).cast("B") if arr.size else memoryview(b"")
+    meta.nbytes = len(payload)
+    return meta, payload
+
+
+def _np_dtype(enum):
+    dt = _dtypes.as_dtype(enum)
+    return object if dt.base_dtype == _dtypes.string else dt.as_numpy_dtype
+
+
+def decode(meta, payload):
+    """The array for `meta` and its bytes (a buffer); numeric tensors alias `payload`."""
+    shape = tuple(meta.shape)
+    np_dtype = _np_dtype(meta.dtype)
+    if np_dtype is object:
+        out = np.empty(len(meta.string_lengths), dtype=object)
+        mv = memoryview(payload)
+        off = 0
+        for i, n in enumerate(meta.string_lengths):
+            out[i] = bytes(mv[off:off + n])
+            off += n
+        return out.reshape(shape)
+    if len(payload) != meta.nbytes:
+        raise errors.DataLossError(None, None, f"Tensor payload has {len(payload)} bytes, expected "
+                                               f"{meta.nbytes}")
+    return np.frombuffer(payload, dtype=np_dtype).reshape(shape)
+
+
+# -- RecvTensor stream framing ---------------------------------------------------------------
+
+def _varint(n):
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+_DATA_TAG = bytes([(2 << 3) | 2])  # RecvTensorResponse.data: field 2, length-delimited
+
+
+def frame_chunk(meta, chunk):
+    """Serialized RecvTensorResponse(meta=meta or unset, data=chunk), one copy of `chunk`."""
+    head = worker_pb2.RecvTensorResponse(meta=meta).SerializeToString() if meta is not None else b""
+    return b"".join((head, _DATA_TAG, _varint(len(chunk)), chunk))
+
+
+def tensor_chunks(value, dtype=None, chunk_bytes=CHUNK_BYTES):
+    """The serialized RecvTensorResponse messages that carry `value` (at least one)."""
+    meta, payload = encode_meta(value, dtype)
+    n = len(payload)
+    if n <= chunk_bytes:
+        return [frame_chunk(meta, payload)]
+    out = [frame_chunk(meta, payload[:chunk_bytes])]
+    for off in range(chunk_bytes, n, chunk_bytes):
+        out.append(frame_chunk(None, payload[off:off + chunk_bytes]))
+    return out
+
+
+def _read_varint(buf, pos):
+    result = shift = 0
+    while True:
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return result, pos
+        shift += 7
+
+
+def unframe_chunk(buf):
+    """(TensorMeta or None, memoryview of the chunk's data) of one serialized RecvTensorResponse,
+    without copying the data."""
+    mv = memoryview(buf)
+    pos, n = 0, len(mv)
+    meta = None
+    data = mv[0:0]
+    while pos < n:
+        key, pos = _read_varint(mv, pos)
+        field, wire = key >> 3, key & 7
+        if wire != 2:
+            raise errors.DataLossError(None, None, "Malformed RecvTensorResponse")
+        length, pos = _read_varint(mv, pos)
+        if field == 1:
+            meta = worker_pb2.TensorMeta.FromString(bytes(mv[pos:pos + length]))
+        elif field == 2:
+            data = mv[pos:pos + length]
+        pos += length
+    return meta, data
+
+
+class TensorAssembler:
+    """Collects a RecvTensor stream into one array: one chunk aliases the received bytes;
+    several are copied once each into the preallocated result."""
+
+    def __init__(self):
+        self.meta = None
+        self._first = None
+        self._buf = None
+        self._off = 0
+
+    def add(self, message):
+        meta, data = unframe_chunk(message)
+        if meta is not None:
+            self.meta = meta
+            if len(data) == meta.nbytes:
+                self._first = data
+                return
+            self._buf = np.empty(meta.nbytes, np.uint8)
+        if self._buf is None:
+            raise errors.DataLossError(None, None, "RecvTensor stream began without tensor metadata")
+        end = self._off + len(data)
+        if end > self._buf.size:
+            raise errors.DataLossError(None, None, "RecvTensor stream carried more bytes than announced")
+        self._buf[self._off:end] = np.frombuffer(data, np.uint8)
+        self._off = end
+
+    def result(self):
+        if self.meta is None:
+            raise errors.DataLossError(None, None, "RecvTensor stream ended without a tensor")
+        if self._first is not None:
+            return decode(self.meta, self._first)
+        if self._off != self.meta.nbytes:
+            raise errors.DataLossError(None, None, f"RecvTensor stream ended after {self._off} of "
+                                                   f"{self.meta.nbytes} bytes")
+        return decode(self.meta, self._buf)
+
+
+# -- named tensors inside unary messages (feeds, fetches) ------------------------------------
+
+def to_named(named, name, value, dtype=None):
+    """Fills a NamedTensor message."""
+    meta, payload = encode_meta(value, dtype)
+    named.name = name
+    named.meta.CopyFrom(meta)
+    named.data = payload.tobytes() if not isinstance(payload.obj, bytes) else payload.obj
+    return named
+
+
+def from_named(named):
+    return decode(named.meta, named.data)
