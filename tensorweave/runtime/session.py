@@ -155,9 +155,12 @@ class BaseSession:
             graph = get_default_graph()
         elif not isinstance(graph, Graph):
             raise TypeError(f"graph must be a tf.Graph, but got {type(graph)}")
+        # A "grpc://host:port" target: steps are compiled and run by that server's master
+        # (tensorweave/distributed), the rest of Session (fetches, feeds, caching) is shared.
+        self._remote = None
         if target not in ("", None) and not str(target).startswith("local"):
-            raise errors.UnimplementedError(
-                None, None, f"Session target {target!r}: distributed sessions are not supported yet")
+            from ..distributed.client import connect
+            self._remote = connect(target, graph, config)
         if config is not None and not isinstance(config, ConfigProto):
             raise TypeError(f"config must be a tf.ConfigProto, but got {type(config)}")
         self._graph = graph
@@ -281,6 +284,8 @@ class BaseSession:
 
     def _compile(self, fetches, feeds, trace=False):
         """Places the step; the ordinary single plan when it all runs on the default device."""
+        if self._remote is not None:
+            return self._remote.compile(fetches, feeds, trace=trace)
         order, plan = compile_step(fetches, feeds, self, self._devices, self._ctx, self._config,
                                    self._placement, self._measured, self._runners, self._device_ctxs,
                                    trace)
@@ -318,6 +323,8 @@ class BaseSession:
         if not self._closed:
             self._closed = True
             self._cache.clear()
+            if getattr(self, "_remote", None) is not None:
+                self._remote.close()
             self._resources.clear()
             if self._ctx.pool is not None:
                 self._ctx.pool.shutdown(wait=False)
@@ -357,7 +364,9 @@ class Session(BaseSession):
 
     @staticmethod
     def reset(target, containers=None, config=None):
-        raise errors.UnimplementedError(None, None, "Session.reset needs a distributed target")
+        """Clears `containers` (all state when None) on every task of the cluster at `target`."""
+        from ..distributed.client import reset
+        reset(target, containers, config)
 
 
 class InteractiveSession(BaseSession):

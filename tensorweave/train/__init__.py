@@ -18,9 +18,21 @@ from ..framework.meta_graph import export_meta_graph, import_meta_graph  # noqa:
 from ..framework.graph_io import write_graph  # noqa: F401
 from ..summary.writer import summary_iterator  # noqa: F401
 
+
+_DISTRIBUTED = ("ClusterSpec", "ClusterDef", "JobDef", "Server", "ServerDef")
+
+
+def __getattr__(name):
+    """tf.train.ClusterSpec / Server / ServerDef load the gRPC runtime (tensorweave.distributed)
+    on first use, so `import tensorweave` does not pay for importing grpc."""
+    if name in _DISTRIBUTED:
+        from .. import distributed
+        return getattr(distributed, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdagradOptimizer",
            "RMSPropOptimizer", "AdamOptimizer", "AdadeltaOptimizer",
            "exponential_decay", "piecewise_constant", "polynomial_decay", "natural_exp_decay",
            "inverse_time_decay", "cosine_decay", "cosine_decay_restarts", "linear_cosine_decay",
            "global_step", "get_global_step", "create_global_step", "get_or_create_global_step",
-           "assert_global_step"]
+           "assert_global_step"] + list(_DISTRIBUTED)
