@@ -61,6 +61,8 @@ from . import saved_model  # noqa: E402  (tf.saved_model: SavedModel export and 
 from . import metrics  # noqa: E402  (tf.metrics: accuracy, mean)
 from .protos.public import *  # noqa: E402,F401,F403  (tf.GraphDef, tf.Summary, ...)
 from .framework.graph_io import import_graph_def, make_ndarray, make_tensor_proto  # noqa: E402
+from . import test, timeline  # noqa: E402  (tf.test: GPU queries, TestCase; Chrome-trace timelines)
+from .runtime.devices import list_devices  # noqa: E402
 
 newaxis = None
 bool = dtypes.bool  # noqa: A001  (tf.bool, as in TensorFlow)

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..framework.device import DeviceSpec
 
-__all__ = ["Device", "DeviceAttributes", "local_devices", "list_local_devices", "JOB_PREFIX",
+__all__ = ["Device", "DeviceAttributes", "local_devices", "list_local_devices", "list_devices", "JOB_PREFIX",
            "gpu_count"]
 
 JOB_PREFIX = "/job:localhost/replica:0/task:0"
@@ -126,3 +126,9 @@ def local_devices(config=None):
 def list_local_devices(session_config=None):
     """`device_lib.list_local_devices()`: DeviceAttributes named "/device:CPU:0", ..."""
     return [DeviceAttributes(d, short_name=True) for d in local_devices(session_config)]
+
+
+def list_devices(config=None):
+    """`tensorweave.list_devices()`: the devices a session with `config` would have, with full
+    names ("/job:localhost/replica:0/task:0/device:CPU:0"), like `Session.list_devices()`."""
+    return [DeviceAttributes(d) for d in local_devices(config)]

@@ -1,0 +1,1 @@
+"""`tensorflow.python.client` shims: device_lib and timeline."""
