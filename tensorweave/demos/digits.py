@@ -1,7 +1,9 @@
 """The `tensorweave demo digits` model: a 64-128-10 ReLU network on the UCI 8x8 digits.
 
 The model is written against the public TF1-style API only (placeholders, variables, matmul,
-sparse softmax cross-entropy, Adam, a Session), the same program as ``examples/digits_mlp.py``.
+sparse softmax cross-entropy, Adam), the same model as ``examples/digits_mlp.py``; the training
+loop is a ``tf.train.MonitoredTrainingSession`` with a StopAtStepHook, tensorweave's
+ProgressBarHook (a tqdm bar) and a FinalOpsHook that measures the held-out accuracy.
 ``train()`` is importable so tests can run it in-process::
 
     from tensorweave.demos import digits
@@ -39,18 +41,23 @@ def _dense(tf, x, n_in, n_out, name, activation=None):
         return activation(y) if activation is not None else y
 
 
-def build_model(tf, hidden=128, learning_rate=0.01, num_pixels=64, num_classes=10):
-    """Builds the graph in the default graph; returns a dict of its endpoints."""
+def build_model(tf, hidden=128, learning_rate=0.01, num_pixels=64, num_classes=10, global_step=False):
+    """Builds the graph in the default graph; returns a dict of its endpoints.
+
+    global_step: also create the global step (after the layers, so their seeded initial values
+    do not change) and count training steps in it."""
     x = tf.placeholder(tf.float32, [None, num_pixels], name="images")
     y = tf.placeholder(tf.int64, [None], name="labels")
     h = _dense(tf, x, num_pixels, hidden, "hidden", activation=tf.nn.relu)
     logits = _dense(tf, h, hidden, num_classes, "logits")
     loss = tf.reduce_mean(
         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
-    train_op = tf.train.AdamOptimizer(learning_rate).minimize(loss)
+    step = tf.train.get_or_create_global_step() if global_step else None
+    train_op = tf.train.AdamOptimizer(learning_rate).minimize(loss, global_step=step)
     correct = tf.equal(tf.argmax(logits, 1), y)
     accuracy = tf.reduce_mean(tf.cast(correct, tf.float32))
-    return dict(x=x, y=y, logits=logits, loss=loss, train_op=train_op, accuracy=accuracy)
+    return dict(x=x, y=y, logits=logits, loss=loss, train_op=train_op, accuracy=accuracy,
+                global_step=step)
 
 
 def train(steps=DEFAULTS["steps"], batch_size=DEFAULTS["batch_size"],
@@ -77,30 +84,26 @@ def train(steps=DEFAULTS["steps"], batch_size=DEFAULTS["batch_size"],
     with graph.as_default():
         tf.set_random_seed(seed)
         m = build_model(tf, hidden=hidden, learning_rate=learning_rate,
-                        num_pixels=images.shape[1], num_classes=10)
-        init = tf.global_variables_initializer()
-    rng = np.random.RandomState(seed)
-    with tf.Session(graph=graph) as sess:
-        sess.run(init)
+                        num_pixels=images.shape[1], num_classes=10, global_step=True)
+        evaluate = tf.train.FinalOpsHook(m["accuracy"], {m["x"]: x_test, m["y"]: y_test})
+        hooks = [tf.train.StopAtStepHook(last_step=steps), evaluate]
+        progress_hook = getattr(tf.train, "ProgressBarHook", None)  # tensorweave's, not in TF
+        if progress and progress_hook is not None:
+            hooks.append(progress_hook(total=steps, tensors={"loss": m["loss"]}, every_n_steps=20,
+                                       desc="training"))
+        rng = np.random.RandomState(seed)
         order, pos = rng.permutation(len(x_train)), 0
-        steps_iter = range(steps)
-        bar = None
-        if progress:
-            from tqdm import tqdm
-            bar = steps_iter = tqdm(steps_iter, desc="training", unit="step", leave=True)
         loss_value = float("nan")
-        for step in steps_iter:
-            if pos + batch_size > len(order):
-                order, pos = rng.permutation(len(x_train)), 0
-            batch = order[pos:pos + batch_size]
-            pos += batch_size
-            _, loss_value = sess.run([m["train_op"], m["loss"]],
-                                     feed_dict={m["x"]: x_train[batch], m["y"]: y_train[batch]})
-            if bar is not None and (step % 20 == 0 or step == steps - 1):
-                bar.set_postfix(loss="%.4f" % loss_value)
-        if bar is not None:
-            bar.close()
-        accuracy = sess.run(m["accuracy"], feed_dict={m["x"]: x_test, m["y"]: y_test})
+        with tf.train.MonitoredTrainingSession(hooks=hooks, log_step_count_steps=None,
+                                               save_summaries_steps=None) as sess:
+            while not sess.should_stop():
+                if pos + batch_size > len(order):
+                    order, pos = rng.permutation(len(x_train)), 0
+                batch = order[pos:pos + batch_size]
+                pos += batch_size
+                _, loss_value = sess.run([m["train_op"], m["loss"]],
+                                         feed_dict={m["x"]: x_train[batch], m["y"]: y_train[batch]})
+        accuracy = evaluate.final_ops_values
     return Result(accuracy=float(accuracy), loss=float(loss_value), steps=steps,
                   seconds=time.perf_counter() - start, train_examples=len(x_train),
                   test_examples=len(x_test))
