@@ -260,7 +260,18 @@ def _simulate(ops, uf, allowed, devices, fed, measured, params):
             continue
         root = uf.find(op)
         cands = [group_dev[root]] if root in group_dev else allowed[root]
+        # The natural device: where its latest input is (else the first allowed). Going
+        # elsewhere must save more than a transfer, since its output will likely travel back.
+        natural = None
+        latest = -1.0
+        for t in op._inputs:
+            src = t._op
+            if t not in fed and src in finish and finish[src] > latest and placement[src] in cands:
+                natural, latest = placement[src], finish[src]
+        if natural is None:
+            natural = cands[0]
         best = None
+        ends = {}
         for dev in cands:
             ready = 0.0
             moves = 0
@@ -280,10 +291,16 @@ def _simulate(ops, uf, allowed, devices, fed, measured, params):
                     arrive = finish[c] + (0.0 if placement[c] is dev else params.default_latency)
                     ready = max(ready, arrive)
             end = max(ready, free[dev]) + compute(op, dev)
+            ends[dev] = end
             key = (end, moves, index[dev])
             if best is None or key < best[0]:
                 best = (key, dev)
         dev = best[1]
+        if dev is not natural:
+            penalty = params.transfer_latency.get((natural.device_type, dev.device_type), params.default_latency)
+            if best[0][0] + penalty >= ends[natural]:
+                dev = natural
+                best = ((ends[natural],), natural)
         placement[op] = dev
         group_dev.setdefault(root, dev)
         free[dev] = best[0][0]
