@@ -93,7 +93,7 @@ class StepPlan:
                                                       fetch=fetch_names, target=p.targets)
                 req.graph_def.CopyFrom(p.graph_def)
                 handle = stub.call("RegisterGraph", req, worker_pb2.RegisterGraphResponse,
-                                   rpc.CONTROL_TIMEOUT_S).graph_handle
+                                   rpc.CONNECT_TIMEOUT_S, wait_for_ready=True).graph_handle
             session._registered.append((task, handle))
             self._calls.append(_TaskCall(task, handle, [i for _, i in p.feeds], [i for _, i in p.fetches],
                                          local, stub))
@@ -134,7 +134,12 @@ class StepPlan:
                 errors_seen.append(e)
                 self._abort(step_id, e)
         for call, fut in pending:
-            wait = rpc.remaining(deadline) + 2.0 if not errors_seen else _ABORT_GRACE_S
+            if any(not rpc.is_derived(e) for e in errors_seen):
+                fut.cancel()   # the step is aborted everywhere and its original error is known
+                continue
+            wait = rpc.remaining(deadline) + 2.0
+            if errors_seen:    # only mirrored errors so far: wait a little for the original one
+                wait = min(wait, _ABORT_GRACE_S)
             try:
                 resp = fut.result(timeout=wait)
                 for i, nt in zip(call.fetches, resp.recv):
@@ -258,7 +263,8 @@ class Master:
         return MasterSession(self, graph, config)
 
     def reset(self, containers=None):
-        """Clears the named containers (all state when empty) on every task of the cluster."""
+        """Clears the named containers (all state when empty) on every task of the cluster
+        (tasks that are not running hold no state and are skipped)."""
         failures = []
         for job in self.cluster.jobs:
             for t in self.cluster.task_indices(job):
@@ -269,6 +275,8 @@ class Master:
                 try:
                     self.worker._stub(address).call("Reset", worker_pb2.ResetRequest(container=containers or []),
                                                     worker_pb2.ResetResponse, rpc.CONTROL_TIMEOUT_S)
+                except errors.UnavailableError:
+                    pass
                 except errors.OpError as e:
                     failures.append(e)
         if failures:

@@ -42,6 +42,8 @@ DERIVED_HEADER = "tensorweave-derived-error"
 DEFAULT_TIMEOUT_S = float(os.environ.get("TENSORWEAVE_STEP_TIMEOUT", 3600))
 # Control RPCs (register, abort, status, reset) are quick: a short bound.
 CONTROL_TIMEOUT_S = 30.0
+# How long a master waits for a task that is not up yet (the first RPC of a step to it).
+CONNECT_TIMEOUT_S = float(os.environ.get("TENSORWEAVE_CONNECT_TIMEOUT", 60))
 
 _OPTIONS = [("grpc.max_receive_message_length", -1), ("grpc.max_send_message_length", -1),
             ("grpc.so_reuseport", 0)]
@@ -244,11 +246,18 @@ class Stub:
             self._calls[key] = m
         return m
 
-    def call(self, name, request, response_cls, timeout):
+    def call(self, name, request, response_cls, timeout, wait_for_ready=False):
+        """One unary call. With `wait_for_ready`, a task that is not up yet is waited for (until
+        the timeout, then UnavailableError), as TF's master waits for its workers to start."""
         try:
-            return self._method(name, response_cls)(request, timeout=timeout, metadata=_metadata())
+            return self._method(name, response_cls)(request, timeout=timeout, metadata=_metadata(),
+                                                    wait_for_ready=wait_for_ready or None)
         except grpc.RpcError as e:
-            raise to_op_error(e, f"{name} to {self.address}") from None
+            err = to_op_error(e, f"{name} to {self.address}")
+            if wait_for_ready and err.error_code == errors.DEADLINE_EXCEEDED:
+                err = errors.UnavailableError(None, None, f"{name} to {self.address}: the task did not "
+                                                          f"answer within {timeout:g} s ({err.message})")
+            raise err from None
 
     def future(self, name, request, response_cls, timeout):
         return self._method(name, response_cls).future(request, timeout=timeout, metadata=_metadata())

@@ -129,10 +129,11 @@ class Server:
                     _local_workers[self._address] = self._worker
 
     def join(self, timeout=None):
-        """Blocks until the server shuts down (forever for a running server, or `timeout` s)."""
+        """Blocks until the server shuts down (forever for a running server; `timeout` seconds
+        at most when given, a tensorweave extension)."""
         if not self._started:
             self.start()
-        return self._grpc.wait_for_termination(timeout)
+        self._grpc.wait_for_termination(timeout)
 
     def stop(self, grace=None):
         """Stops serving (tensorweave extension; TF1 servers stop when their process ends)."""
