@@ -97,6 +97,8 @@ def _build_parser():
     parser.add_argument("--version", action="version",
                         version="tensorweave %s (Python %s)" % (__version__, sys.version.split()[0]))
     commands = parser.add_subparsers(dest="command", metavar="<command>", title="commands")
+    from .distributed.launcher import add_cluster_command
+    add_cluster_command(commands)   # tensorweave cluster --ps N --workers M -- python train.py
 
     demo = commands.add_parser(
         "demo", help="run a demo that trains a model end to end (default: digits)",
