@@ -38,7 +38,7 @@ def graphs(draw):
         a = draw(st.integers(-2, i - 1))  # negative: one of the two inputs
         b = draw(st.integers(-2, i - 1))
         fn = draw(st.integers(0, 3))
-        dev = draw(st.sampled_from(["", "/cpu:0", "/cpu:1", "/cpu:2"]))
+        dev = draw(st.sampled_from(["", "/cpu:0", "/cpu:1", "/cpu:2", "/cpu:1", "/cpu:2"]))
         ops.append((kind, a, b, fn, dev))
     n_fetch = draw(st.integers(1, 3))
     fetch = draw(st.lists(st.integers(0, n_ops - 1), min_size=1, max_size=n_fetch, unique=True))
@@ -57,7 +57,7 @@ def _build(spec, with_devices):
     return x, [vals[i] for i in fetch]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(graphs())
 def test_partitioned_matches_single_device(spec):
     xv = np.arange(9, dtype=np.float32).reshape(3, 3) / 9
