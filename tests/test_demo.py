@@ -20,3 +20,22 @@ def test_digits_demo_is_reproducible_with_a_seed():
     b = digits.train(steps=30, seed=3, progress=False)
     assert a.loss == b.loss
     assert a.accuracy == b.accuracy
+
+
+def test_demo_writes_tensorboard_summaries(tmp_path):
+    import glob
+
+    import tensorweave as tf
+    from tensorweave.demos import digits
+
+    result = digits.train(steps=60, progress=False, logdir=str(tmp_path))
+    assert result.steps == 60
+    files = glob.glob(str(tmp_path / "events.out.tfevents.*"))
+    assert len(files) == 1
+    tags, has_graph = set(), False
+    for event in tf.train.summary_iterator(files[0]):
+        has_graph |= event.HasField("graph_def")
+        if event.HasField("summary"):
+            tags.update(v.tag for v in event.summary.value)
+    assert has_graph
+    assert {"loss", "batch_accuracy", "hidden_kernel"} <= tags

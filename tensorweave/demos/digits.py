@@ -56,6 +56,9 @@ def build_model(tf, hidden=128, learning_rate=0.01, num_pixels=64, num_classes=1
     train_op = tf.train.AdamOptimizer(learning_rate).minimize(loss, global_step=step)
     correct = tf.equal(tf.argmax(logits, 1), y)
     accuracy = tf.reduce_mean(tf.cast(correct, tf.float32))
+    tf.summary.scalar("loss", loss)
+    tf.summary.scalar("batch_accuracy", accuracy)
+    tf.summary.histogram("hidden_kernel", tf.trainable_variables()[0])
     return dict(x=x, y=y, logits=logits, loss=loss, train_op=train_op, accuracy=accuracy,
                 global_step=step)
 
@@ -63,10 +66,12 @@ def build_model(tf, hidden=128, learning_rate=0.01, num_pixels=64, num_classes=1
 def train(steps=DEFAULTS["steps"], batch_size=DEFAULTS["batch_size"],
           learning_rate=DEFAULTS["learning_rate"], hidden=DEFAULTS["hidden"],
           seed=DEFAULTS["seed"], test_fraction=DEFAULTS["test_fraction"], progress=True,
-          tf=None):
+          tf=None, logdir=None):
     """Trains the network in a fresh graph and returns a `Result` with the held-out accuracy.
 
     progress: show a tqdm bar with the running loss (on stderr).
+    logdir: write TensorBoard summaries (loss, batch accuracy, a weight histogram, the graph)
+      there every 20 steps.
     tf: the TF1-style module to use (default: tensorweave). Passing
       ``tensorflow.compat.v1`` (after ``disable_v2_behavior()``) runs the same model on TensorFlow.
     """
@@ -95,7 +100,8 @@ def train(steps=DEFAULTS["steps"], batch_size=DEFAULTS["batch_size"],
         order, pos = rng.permutation(len(x_train)), 0
         loss_value = float("nan")
         with tf.train.MonitoredTrainingSession(hooks=hooks, log_step_count_steps=None,
-                                               save_summaries_steps=None) as sess:
+                                               summary_dir=logdir,
+                                               save_summaries_steps=20 if logdir else None) as sess:
             while not sess.should_stop():
                 if pos + batch_size > len(order):
                     order, pos = rng.permutation(len(x_train)), 0
@@ -145,6 +151,15 @@ def add_arguments(parser):
                         help="graph-level random seed and data-split seed (default: %(default)s)")
     parser.add_argument("--no-progress", dest="progress", action="store_false",
                         help="do not show the progress bar")
+    parser.add_argument("--logdir", default=_default_logdir(),
+                        help="where to write TensorBoard summaries (default: %(default)s; "
+                             "'' for none)")
+
+
+def _default_logdir():
+    import os
+    import tempfile
+    return os.path.join(tempfile.gettempdir(), "tensorweave-demo", NAME)
 
 
 def main(args):
@@ -153,12 +168,15 @@ def main(args):
     print("tensorweave demo: a 64-%d-10 ReLU network (Adam, lr %g) on %d handwritten 8x8 digits"
           % (args.hidden, args.learning_rate, n_images))
     print("data: UCI Optical Recognition of Handwritten Digits (CC BY 4.0), 80% train / 20% test")
+    logdir = getattr(args, "logdir", None) or None
     result = train(steps=args.steps, batch_size=args.batch_size,
                    learning_rate=args.learning_rate, hidden=args.hidden, seed=args.seed,
-                   progress=args.progress)
+                   progress=args.progress, logdir=logdir)
     print("trained %d steps in %.1f s; final batch loss %.4f"
           % (result.steps, result.seconds, result.loss))
     print("held-out accuracy: %.4f (%d of %d test digits)"
           % (result.accuracy, round(result.accuracy * result.test_examples),
              result.test_examples))
+    if logdir:
+        print("summaries written to %s; view them with: tensorboard --logdir %s" % (logdir, logdir))
     return 0
