@@ -67,15 +67,16 @@ def test_python_dash_m_version():
     assert r.stdout.strip().startswith("tensorweave " + tensorweave.__version__)
 
 
-def test_python_dash_m_demo_short_run():
-    r = _run("demo", "--steps", "20", "--no-progress")
+def test_python_dash_m_demo_short_run(tmp_path):
+    r = _run("demo", "--steps", "20", "--no-progress", "--logdir", str(tmp_path))
     assert r.returncode == 0, r.stdout + r.stderr
     assert "held-out accuracy:" in r.stdout
     assert "trained 20 steps" in r.stdout
+    assert f"tensorboard --logdir {tmp_path}" in r.stdout
 
 
 def test_python_dash_m_demo_progress_bar_goes_to_stderr():
-    r = _run("demo", "digits", "--steps", "5")
+    r = _run("demo", "digits", "--steps", "5", "--logdir", "")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "training" in r.stderr and "5/5" in r.stderr
     assert "held-out accuracy:" in r.stdout
