@@ -235,20 +235,18 @@ def conv2d_backprop_filter_nhwc(x, filter_shape, dy, strides, dilations, padding
             None, None, f"Conv2DBackpropFilter: out_backprop has shape {_shape_str(dy.shape)}, "
                         f"expected {_shape_str((n, oh, ow, co))}")
     dtype = np.result_type(x, dy)
-    dw = np.empty((kh * kw * ci, co), dtype)
     if n * oh * ow == 0:
-        dw.fill(0)
-        return dw.reshape(kh, kw, ci, co)
+        return np.zeros((kh, kw, ci, co), dtype)
     dy2 = np.ascontiguousarray(dy).reshape(-1, co)
+    # (No out= here: NumPy's matmul with out= and a transposed operand can miss BLAS entirely.)
     if kh == kw == 1 and strides == (1, 1) and not (ph[0] or ph[1] or pw[0] or pw[1]):
-        np.matmul(np.ascontiguousarray(x).reshape(-1, c).T, dy2, out=dw)
-        return dw.reshape(kh, kw, ci, co)
+        return (np.ascontiguousarray(x).reshape(-1, c).T @ dy2).reshape(kh, kw, ci, co)
     xp_, pbuf = pad_nhwc(x, ph, pw, pool=pool)
     xp_ = np.ascontiguousarray(xp_)
     cols, cbuf = _im2col(xp_, kh, kw, oh, ow, strides, dilations, pool)
     if pbuf is not None:
         pool.release(pbuf)
-    np.matmul(cols.T, dy2, out=dw)
+    dw = cols.T @ dy2
     pool.release(cbuf)
     return dw.reshape(kh, kw, ci, co)
 
