@@ -13,8 +13,10 @@ The LSTM step is one matmul over the concatenation [x, h] with the fused kernel
 """
 
 import collections
+import contextlib
 import hashlib
 import numbers
+import threading
 
 from ..framework import dtypes as _dtypes
 from ..framework.graph import Tensor, device as _device, name_scope
@@ -64,6 +66,45 @@ def _pack_as(structure, flat):
 def _map_structure(fn, *structures):
     flats = [_flatten(s) for s in structures]
     return _pack_as(structures[0], [fn(*xs) for xs in zip(*flats)])
+
+
+class _Unrolling:
+    """Set by static_rnn around each step's cell call: cells then read their kernels through one
+    RNNSharedWeight op per kernel (ops/rnn.py), whose gradient is a single matmul over all steps."""
+
+    _local = threading.local()
+
+    def __init__(self, num_steps):
+        self.num_steps = num_steps
+        self.time = 0
+        self._shared = {}
+
+    @contextlib.contextmanager
+    def step(self, time):
+        prev = getattr(self._local, "current", None)
+        self._local.current, self.time = self, time
+        try:
+            yield self
+        finally:
+            self._local.current = prev
+
+    def weight(self, var):
+        outs = self._shared.get(id(var))
+        if outs is None:
+            from ..ops import rnn
+            outs = rnn.shared_weight(var, self.num_steps)
+            self._shared[id(var)] = (outs, var)
+        else:
+            outs = outs[0]
+        return outs[self.time]
+
+
+def _step_weight(var):
+    """`var`, or under static_rnn this step's output of the kernel's RNNSharedWeight op."""
+    u = getattr(_Unrolling._local, "current", None)
+    if u is None or u.num_steps < 2:
+        return var
+    return u.weight(var)
 
 
 class LSTMStateTuple(collections.namedtuple("LSTMStateTuple", ("c", "h"))):
@@ -183,7 +224,7 @@ class BasicRNNCell(LayerRNNCell):
 
     def call(self, inputs, state):
         array_ops, math_ops, nn_ops = _ops()[:3]
-        gate_inputs = math_ops.matmul(array_ops.concat([inputs, state], 1), self._kernel)
+        gate_inputs = math_ops.matmul(array_ops.concat([inputs, state], 1), _step_weight(self._kernel))
         gate_inputs = nn_ops.bias_add(gate_inputs, self._bias)
         output = self._activation(gate_inputs)
         return output, output
@@ -225,12 +266,12 @@ class GRUCell(LayerRNNCell):
 
     def call(self, inputs, state):
         array_ops, math_ops, nn_ops = _ops()[:3]
-        gate_inputs = math_ops.matmul(array_ops.concat([inputs, state], 1), self._gate_kernel)
+        gate_inputs = math_ops.matmul(array_ops.concat([inputs, state], 1), _step_weight(self._gate_kernel))
         gate_inputs = nn_ops.bias_add(gate_inputs, self._gate_bias)
         value = math_ops.sigmoid(gate_inputs)
         r, u = array_ops.split(value=value, num_or_size_splits=2, axis=1)
         r_state = r * state
-        candidate = math_ops.matmul(array_ops.concat([inputs, r_state], 1), self._candidate_kernel)
+        candidate = math_ops.matmul(array_ops.concat([inputs, r_state], 1), _step_weight(self._candidate_kernel))
         candidate = nn_ops.bias_add(candidate, self._candidate_bias)
         c = self._activation(candidate)
         new_h = u * state + (1 - u) * c
@@ -275,7 +316,7 @@ class BasicLSTMCell(LayerRNNCell):
             c, h = state
         else:
             c, h = array_ops.split(value=state, num_or_size_splits=2, axis=one)
-        gate_inputs = math_ops.matmul(array_ops.concat([inputs, h], 1), self._kernel)
+        gate_inputs = math_ops.matmul(array_ops.concat([inputs, h], 1), _step_weight(self._kernel))
         gate_inputs = nn_ops.bias_add(gate_inputs, self._bias)
         i, j, f, o = array_ops.split(value=gate_inputs, num_or_size_splits=4, axis=one)
         forget_bias_tensor = constant(self._forget_bias, dtype=f.dtype.base_dtype)
@@ -349,7 +390,7 @@ class LSTMCell(LayerRNNCell):
             m_prev = array_ops.slice(state, [0, self._num_units], [-1, num_proj])
         if inputs.shape.with_rank(2).dims[1].value is None:
             raise ValueError("Could not infer input size from inputs.get_shape()[-1]")
-        lstm_matrix = math_ops.matmul(array_ops.concat([inputs, m_prev], 1), self._kernel)
+        lstm_matrix = math_ops.matmul(array_ops.concat([inputs, m_prev], 1), _step_weight(self._kernel))
         lstm_matrix = nn_ops.bias_add(lstm_matrix, self._bias)
         i, j, f, o = array_ops.split(value=lstm_matrix, num_or_size_splits=4, axis=1)
         if self._use_peepholes:
@@ -364,7 +405,7 @@ class LSTMCell(LayerRNNCell):
         else:
             m = sigmoid(o) * self._activation(c)
         if self._num_proj is not None:
-            m = math_ops.matmul(m, self._proj_kernel)
+            m = math_ops.matmul(m, _step_weight(self._proj_kernel))
             if self._proj_clip is not None:
                 m = math_ops.clip_by_value(m, -self._proj_clip, self._proj_clip)
         new_state = LSTMStateTuple(c, m) if self._state_is_tuple else array_ops.concat([c, m], 1)

@@ -8,10 +8,79 @@ conditionals; the values are the same as TF's cond-based unrolling).
 """
 
 from ..framework import dtypes as _dtypes
+from ..framework import registry
 from ..framework.constant_op import convert_to_tensor
+from ..framework.op_util import apply_op
 from ..framework.tensor_shape import TensorShape, dimension_value
 
 __all__ = ["static_rnn", "static_bidirectional_rnn"]
+
+
+# -- RNNSharedWeight: one weight read shared by the unrolled steps ------------------------------
+#
+# Under static_rnn a cell's kernel is used by one MatMul per step, so its gradient is the sum of
+# T small products x_t^T dz_t (K = batch rows each), added up by an AddN. The cells read their
+# kernels through one RNNSharedWeight op with an output per step (each output *is* the weight: no
+# copy); its gradient recognises those per-step MatMul gradients and replaces them by a single
+# product concat(x_t)^T concat(dz_t) (K = T * batch), which BLAS runs several times faster and
+# which needs no T-way sum. The per-step products are then unused and pruned from the plan.
+# Outside static_rnn (e.g. a while-loop body) cells use their variables directly.
+
+def _shared_weight_shape(op):
+    return [op.inputs[0].shape] * len(op.outputs)
+
+
+registry.register_op("RNNSharedWeight", shape_fn=_shared_weight_shape)
+
+
+def _as_matmul_grad(g):
+    """(x, dz) when g is MatMul(x, dz, transpose_a=True) (maybe behind gating Identity ops)."""
+    from ..framework.graph import Tensor
+    if not isinstance(g, Tensor):
+        return None
+    t = g
+    while t.op.type == "Identity" and len(t.op.inputs) == 1:
+        t = t.op.inputs[0]
+    op = t.op
+    if op.type == "MatMul" and op.get_attr("transpose_a") and not op.get_attr("transpose_b"):
+        return op.inputs[0], op.inputs[1]
+    return None
+
+
+@registry.register_gradient("RNNSharedWeight")
+def _shared_weight_grad(op, *grads):
+    from . import array_ops, math_ops
+    pairs, rest = [], []
+    for g in grads:
+        if g is None:
+            continue
+        pair = _as_matmul_grad(g)
+        if pair is not None and pair[0].shape.ndims == 2 and pair[1].shape.ndims == 2:
+            pairs.append((pair, g))
+        else:
+            rest.append(g)
+    parts = []
+    if len(pairs) > 1:
+        xs = array_ops.concat([p[0][0] for p in pairs], 0)
+        dzs = array_ops.concat([p[0][1] for p in pairs], 0)
+        parts.append(math_ops.matmul(xs, dzs, transpose_a=True))
+    else:
+        parts.extend(g for _, g in pairs)
+    parts.extend(rest)
+    if not parts:
+        return [None]
+    if len(parts) == 1:
+        return [parts[0]]
+    return [math_ops.add_n([convert_to_tensor(p) for p in parts])]
+
+
+def shared_weight(weight, num_steps, name="RNNSharedWeight"):
+    """num_steps tensors that are all `weight` (see the note above)."""
+    weight = convert_to_tensor(weight)
+    t = weight.dtype.base_dtype
+    out = apply_op("RNNSharedWeight", [weight], [t] * num_steps, name,
+                   attrs={"T": t, "num_steps": int(num_steps)})
+    return out if isinstance(out, list) else [out]
 
 
 def _nest():
@@ -81,10 +150,12 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
             zero_out = nest._map_structure(zero_output, cell.output_size)
             sequence_length = math_ops.cast(sequence_length, _dtypes.int32)
 
+        unroll = nest._Unrolling(len(inputs))
         for time, input_ in enumerate(inputs):
             if time > 0:
                 varscope.reuse_variables()
-            output, new_state = cell(input_, state)
+            with unroll.step(time):
+                output, new_state = cell(input_, state)
             if sequence_length is not None:
                 copy_cond = time >= sequence_length
                 output = nest._map_structure(lambda z, o: array_ops.where(copy_cond, z, o), zero_out, output)
