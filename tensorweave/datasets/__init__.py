@@ -5,5 +5,6 @@ load from files inside the package and never touch the network.
 """
 
 from .digits import load_digits, train_test_split
+from .text import kjv_raw_data, load_kjv, ptb_iterator
 
-__all__ = ["load_digits", "train_test_split"]
+__all__ = ["load_digits", "train_test_split", "kjv_raw_data", "load_kjv", "ptb_iterator"]
