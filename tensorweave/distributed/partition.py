@@ -170,7 +170,8 @@ def partition_step(fetches, feeds, cluster, default_job, default_task):
         for t in op._outputs:
             for dst in sorted(sends.get(t, ())):
                 key = f"{here};{dst};{t.name}"
-                _add_send_recv(p, part(dst), key, t.name, t._dtype.base_dtype, t._shape, here, dst)
+                _add_send_recv(p, part(dst), key, t.name, t._dtype.base_dtype, t._shape, here, dst,
+                               snapshot=_may_alias_state(t))
                 recv_name[(t, dst)] = _recv_node(t.name, here) + ":0"
         ctl = f"_ctl/{op._name}"
         if ctl_sends.get(op):
@@ -202,9 +203,25 @@ def _recv_node(tensor_name, src_task):
     return f"_recv/{tensor_name.replace(':', '_')}/from{_clean(src_task)}"
 
 
-def _add_send_recv(src_part, dst_part, key, tensor_name, dtype, shape, src, dst):
+def _may_alias_state(t, depth=0):
+    """Whether `t` may share memory with a variable, a constant or a feed (so a send must copy it
+    when it runs): references, and outputs of aliasing/forwarding kernels of such tensors."""
+    from ..kernels.registry import has_kernel, get_kernel
+    op = t._op
+    if t._dtype._is_ref_dtype or op._op_def.stateful or op._type in ("Const", "Placeholder") or depth > 32:
+        return True
+    if not has_kernel(op._type):
+        return True
+    kd = get_kernel(op._type)
+    if kd.aliases:
+        return any(_may_alias_state(i, depth + 1) for i in op._inputs)
+    return False
+
+
+def _add_send_recv(src_part, dst_part, key, tensor_name, dtype, shape, src, dst, snapshot=True):
     send = f"_send/{tensor_name.replace(':', '_')}/to{_clean(dst)}"
-    graph_codec.node_def(send, SEND, [tensor_name], "", {"T": dtype, "key": key, "recv_task": dst},
+    graph_codec.node_def(send, SEND, [tensor_name], "", {"T": dtype, "key": key, "recv_task": dst,
+                                                         "snapshot": snapshot},
                          [], [], out=src_part.graph_def.node.add())
     graph_codec.node_def(_recv_node(tensor_name, src), RECV, [], "",
                          {"T": dtype, "key": key, "send_task": src}, [dtype], [shape],

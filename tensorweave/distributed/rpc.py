@@ -152,9 +152,13 @@ def _check_token(handler_fn):
     return checked
 
 
-def method_handlers(service, unary, streaming=None, messages=None):
-    """A generic handler for `service` from {method: (fn, request class)} dicts."""
+def method_handlers(service, unary, streaming=None, raw=None):
+    """A generic handler for `service` from {method: (fn, request class)} dicts (`raw`: unary
+    methods whose handler returns already-serialized bytes)."""
     handlers = {}
+    for name, (fn, req_cls) in (raw or {}).items():
+        handlers[name] = grpc.unary_unary_rpc_method_handler(
+            _check_token(fn), request_deserializer=req_cls.FromString, response_serializer=None)
     for name, (fn, req_cls) in unary.items():
         handlers[name] = grpc.unary_unary_rpc_method_handler(
             _check_token(fn), request_deserializer=req_cls.FromString,
@@ -261,6 +265,15 @@ class Stub:
 
     def future(self, name, request, response_cls, timeout):
         return self._method(name, response_cls).future(request, timeout=timeout, metadata=_metadata())
+
+    def raw_call(self, name, request, timeout):
+        """A unary call whose response stays serialized bytes."""
+        m = self._calls.get((name, "raw"))
+        if m is None:
+            m = self._calls[(name, "raw")] = channel_for(self.address).unary_unary(
+                f"/{self._service}/{name}", request_serializer=lambda r: r.SerializeToString(),
+                response_deserializer=None)
+        return m(request, timeout=timeout, metadata=_metadata())
 
     def stream(self, name, request, timeout):
         return self._method(name, None, stream=True)(request, timeout=timeout, metadata=_metadata())

@@ -1,5 +1,6 @@
 """Tensors on the wire: a `TensorMeta` (dtype enum, shape, byte count) beside the raw row-major
-bytes. Never pickled. Large tensors go as several chunk messages of at most `CHUNK_BYTES`.
+bytes. Never pickled. Large tensors go as several chunk messages of at most `CHUNK_BYTES`: the
+first in the unary RecvTensor answer (most tensors fit: one round trip), the rest streamed.
 
 Zero extra copies where grpc allows it: a send reads the array through a memoryview (the one copy
 is grpc's need for a `bytes` message); a receive of one chunk is `np.frombuffer` on the received
@@ -19,8 +20,9 @@ from .protos import worker_pb2
 __all__ = ["CHUNK_BYTES", "encode_meta", "tensor_chunks", "TensorAssembler", "to_named", "from_named",
            "frame_chunk", "unframe_chunk"]
 
-# gRPC's default message limit is 4 MiB; chunks stay well under it (and measure fastest here).
-CHUNK_BYTES = 2 << 20
+# gRPC's default message limit is 4 MiB: a chunk carries at most that much payload (our channels
+# and servers accept larger messages, so header + 4 MiB payload fits).
+CHUNK_BYTES = 4 << 20
 
 
 def _as_array(value):
@@ -96,9 +98,11 @@ def _varint(n):
 _DATA_TAG = bytes([(2 << 3) | 2])  # RecvTensorResponse.data: field 2, length-delimited
 
 
-def frame_chunk(meta, chunk):
-    """Serialized RecvTensorResponse(meta=meta or unset, data=chunk), one copy of `chunk`."""
-    head = worker_pb2.RecvTensorResponse(meta=meta).SerializeToString() if meta is not None else b""
+def frame_chunk(meta, chunk, more=0):
+    """Serialized RecvTensorResponse(meta=meta or unset, data=chunk, more_chunks=more), one copy of
+    `chunk`."""
+    head = worker_pb2.RecvTensorResponse(meta=meta, more_chunks=more).SerializeToString() \
+        if meta is not None else b""
     return b"".join((head, _DATA_TAG, _varint(len(chunk)), chunk))
 
 
@@ -108,10 +112,45 @@ def tensor_chunks(value, dtype=None, chunk_bytes=CHUNK_BYTES):
     n = len(payload)
     if n <= chunk_bytes:
         return [frame_chunk(meta, payload)]
-    out = [frame_chunk(meta, payload[:chunk_bytes])]
+    out = [frame_chunk(meta, payload[:chunk_bytes], (n - 1) // chunk_bytes)]
     for off in range(chunk_bytes, n, chunk_bytes):
         out.append(frame_chunk(None, payload[off:off + chunk_bytes]))
     return out
+
+
+class LazyChunks:
+    """The chunk messages of a tensor no other op can modify (a step's own result), framed only
+    when sent: the send itself copies nothing, and framing overlaps with transmission."""
+
+    __slots__ = ("_meta", "_payload", "_n", "_chunk")
+
+    def __init__(self, value, dtype=None, chunk_bytes=CHUNK_BYTES):
+        self._meta, self._payload = encode_meta(value, dtype)
+        self._chunk = chunk_bytes
+        self._n = max(1, -(-len(self._payload) // chunk_bytes))
+
+    def __len__(self):
+        return self._n
+
+    def __iter__(self):
+        c, p = self._chunk, self._payload
+        yield frame_chunk(self._meta, p[:c], self._n - 1)
+        for off in range(c, len(p), c):
+            yield frame_chunk(None, p[off:off + c])
+
+    def first(self):
+        return frame_chunk(self._meta, self._payload[:self._chunk], self._n - 1)
+
+    def rest(self):
+        c, p = self._chunk, self._payload
+        return (frame_chunk(None, p[off:off + c]) for off in range(c, len(p), c))
+
+
+def first_and_rest(chunks):
+    """(first message, iterable of the others) of a chunk list or LazyChunks."""
+    if isinstance(chunks, LazyChunks):
+        return chunks.first(), chunks.rest()
+    return chunks[0], chunks[1:]
 
 
 def _read_varint(buf, pos):
@@ -125,16 +164,22 @@ def _read_varint(buf, pos):
         shift += 7
 
 
-def unframe_chunk(buf):
-    """(TensorMeta or None, memoryview of the chunk's data) of one serialized RecvTensorResponse,
-    without copying the data."""
+def unframe_chunk(buf, with_more=False):
+    """(TensorMeta or None, memoryview of the chunk's data[, more_chunks]) of one serialized
+    RecvTensorResponse, without copying the data."""
     mv = memoryview(buf)
     pos, n = 0, len(mv)
     meta = None
+    more = 0
     data = mv[0:0]
     while pos < n:
         key, pos = _read_varint(mv, pos)
         field, wire = key >> 3, key & 7
+        if wire == 0:
+            value, pos = _read_varint(mv, pos)
+            if field == 3:
+                more = value
+            continue
         if wire != 2:
             raise errors.DataLossError(None, None, "Malformed RecvTensorResponse")
         length, pos = _read_varint(mv, pos)
@@ -143,7 +188,7 @@ def unframe_chunk(buf):
         elif field == 2:
             data = mv[pos:pos + length]
         pos += length
-    return meta, data
+    return (meta, data, more) if with_more else (meta, data)
 
 
 class TensorAssembler:
@@ -157,12 +202,13 @@ class TensorAssembler:
         self._off = 0
 
     def add(self, message):
-        meta, data = unframe_chunk(message)
+        """Adds one chunk message; returns how many more chunks the first one announced."""
+        meta, data, more = unframe_chunk(message, with_more=True)
         if meta is not None:
             self.meta = meta
             if len(data) == meta.nbytes:
                 self._first = data
-                return
+                return more
             self._buf = np.empty(meta.nbytes, np.uint8)
         if self._buf is None:
             raise errors.DataLossError(None, None, "RecvTensor stream began without tensor metadata")
@@ -171,6 +217,7 @@ class TensorAssembler:
             raise errors.DataLossError(None, None, "RecvTensor stream carried more bytes than announced")
         self._buf[self._off:end] = np.frombuffer(data, np.uint8)
         self._off = end
+        return more
 
     def result(self):
         if self.meta is None:

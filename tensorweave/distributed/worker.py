@@ -151,9 +151,14 @@ def _send_kernel(op, ctx):
     key = op.get_attr("key")
     dtype = op.get_attr("T")
     rendezvous = ctx.worker.rendezvous
-
-    def send(step, value):
-        rendezvous.put(step.step_id, key, wire.tensor_chunks(value, dtype))
+    # A value that may alias state (a variable read, a view of one) is serialized at once: the
+    # receiver gets the value as of the send. A step's own result is framed lazily when sent.
+    if op._attrs.get("snapshot", True):
+        def send(step, value):
+            rendezvous.put(step.step_id, key, wire.tensor_chunks(value, dtype))
+    else:
+        def send(step, value):
+            rendezvous.put(step.step_id, key, wire.LazyChunks(value, dtype))
     send.needs_step = True
     return send
 
@@ -256,8 +261,10 @@ class Worker:
                                            timeout_ms=int(rpc.remaining(step.deadline) * 1000))
         asm = wire.TensorAssembler()
         try:
-            for message in stub.stream("RecvTensor", req, timeout=rpc.remaining(step.deadline) + 1.0):
-                asm.add(message)
+            first = stub.raw_call("RecvTensor", req, rpc.remaining(step.deadline) + 1.0)
+            if asm.add(first):
+                for message in stub.stream("RecvTensorChunks", req, timeout=rpc.remaining(step.deadline) + 1.0):
+                    asm.add(message)
         except rpc.grpc.RpcError as e:
             err = rpc.to_op_error(e, f"RecvTensor from {src_task} ({address})")
             if err.error_code == errors.DEADLINE_EXCEEDED and not getattr(err, "_tw_derived", False):
@@ -267,8 +274,17 @@ class Worker:
         return asm.result()
 
     def recv_tensor(self, step_id, key, timeout_s):
-        """The serialized chunks for a RecvTensor call (waits for the send)."""
-        return self.rendezvous.take(step_id, key, time.monotonic() + (timeout_s or rpc.DEFAULT_TIMEOUT_S))
+        """The first serialized chunk for a RecvTensor call (waits for the send); the others wait
+        for RecvTensorChunks."""
+        chunks = self.rendezvous.take(step_id, key, time.monotonic() + (timeout_s or rpc.DEFAULT_TIMEOUT_S))
+        first, rest = wire.first_and_rest(chunks)
+        if len(chunks) > 1:
+            self.rendezvous.put(step_id, "rest;" + key, rest)
+        return first
+
+    def recv_tensor_chunks(self, step_id, key, timeout_s):
+        return self.rendezvous.take(step_id, "rest;" + key,
+                                    time.monotonic() + (timeout_s or rpc.CONTROL_TIMEOUT_S))
 
     def reset(self, containers=None):
         self.resources.clear(containers or None)
@@ -320,7 +336,13 @@ class Worker:
 
         def recv_tensor(req, context):
             try:
-                chunks = self.recv_tensor(req.step_id, req.rendezvous_key, req.timeout_ms / 1000.0)
+                return self.recv_tensor(req.step_id, req.rendezvous_key, req.timeout_ms / 1000.0)
+            except Exception as e:  # noqa: BLE001
+                rpc.abort_with(context, e)
+
+        def recv_tensor_chunks(req, context):
+            try:
+                chunks = self.recv_tensor_chunks(req.step_id, req.rendezvous_key, req.timeout_ms / 1000.0)
             except Exception as e:  # noqa: BLE001
                 rpc.abort_with(context, e)
             yield from chunks
@@ -336,4 +358,5 @@ class Worker:
             "RunGraph": (run_graph, worker_pb2.RunGraphRequest),
             "AbortStep": (abort_step, worker_pb2.AbortStepRequest),
             "Reset": (reset, worker_pb2.ResetRequest),
-        }, {"RecvTensor": (recv_tensor, worker_pb2.RecvTensorRequest)})
+        }, {"RecvTensorChunks": (recv_tensor_chunks, worker_pb2.RecvTensorRequest)},
+            raw={"RecvTensor": (recv_tensor, worker_pb2.RecvTensorRequest)})
