@@ -10,6 +10,7 @@ import importlib
 # name -> module (relative to this package). The first entry is the default demo.
 DEMOS = {
     "digits": ".digits",
+    "ptb": ".ptb",
     "lenet": ".lenet",
 }
 DEFAULT = "digits"

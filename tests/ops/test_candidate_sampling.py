@@ -1,0 +1,112 @@
+"""Candidate samplers: TF's names, dtypes and shapes (recorded from real TensorFlow 2.21
+compat.v1), the expected-count formulas, the sampled distributions, seeds, errors; and
+compute_accidental_hits against a reference and TF's recorded output."""
+
+import numpy as np
+import pytest
+
+import tensorweave as tf
+
+
+def _log_uniform_p(c, range_max):
+    c = np.asarray(c, np.float64)
+    return np.log((c + 2.0) / (c + 1.0)) / np.log(range_max + 1.0)
+
+
+def test_names_dtypes_shapes():
+    tc = tf.constant([[1, 2], [5, 0]], tf.int64)
+    s = tf.nn.log_uniform_candidate_sampler(tc, 2, 5, True, 10, seed=3)
+    assert type(s).__name__ == "LogUniformCandidateSampler"
+    assert s._fields == ("sampled_candidates", "true_expected_count", "sampled_expected_count")
+    assert [t.name for t in s] == ["LogUniformCandidateSampler:0", "LogUniformCandidateSampler:1",
+                                   "LogUniformCandidateSampler:2"]
+    assert [t.dtype for t in s] == [tf.int64, tf.float32, tf.float32]
+    assert [t.shape.as_list() for t in s] == [[5], [2, 2], [5]]
+    u = tf.nn.uniform_candidate_sampler(tc, 2, 5, False, 10)
+    assert u.sampled_candidates.name == "UniformCandidateSampler:0"
+    assert tf.random.uniform_candidate_sampler(tc, 2, 5, True, 10)[0].name == "UniformCandidateSampler_1:0"
+    assert tf.random.log_uniform_candidate_sampler is tf.nn.log_uniform_candidate_sampler
+    ah = tf.nn.compute_accidental_hits(tc, tf.constant([2, 2, 5, 7], tf.int64), 2)
+    assert [t.name for t in ah] == ["ComputeAccidentalHits:0", "ComputeAccidentalHits:1", "ComputeAccidentalHits:2"]
+    assert [t.dtype for t in ah] == [tf.int32, tf.int64, tf.float32]
+    assert [t.shape.as_list() for t in ah] == [[None]] * 3
+
+
+@pytest.mark.parametrize("unique", [True, False])
+@pytest.mark.parametrize("kind", ["log_uniform", "uniform"])
+def test_expected_counts_follow_tf_formulas(kind, unique):
+    range_max, num_sampled = 50, 20
+    true = np.array([[0, 3], [7, 49], [12, 1]], np.int64)
+    fn = getattr(tf.nn, kind + "_candidate_sampler")
+    s = fn(tf.constant(true), 2, num_sampled, unique, range_max, seed=1)
+    p = _log_uniform_p if kind == "log_uniform" else (lambda c, r: np.full(np.shape(c), 1.0 / r))
+    with tf.Session() as sess:
+        for _ in range(3):
+            cand, te, se = sess.run(s)
+            assert cand.dtype == np.int64 and cand.shape == (num_sampled,)
+            assert cand.min() >= 0 and cand.max() < range_max
+            if not unique:
+                np.testing.assert_allclose(te, p(true, range_max) * num_sampled, rtol=1e-6)
+                np.testing.assert_allclose(se, p(cand, range_max) * num_sampled, rtol=1e-6)
+                continue
+            assert len(set(cand.tolist())) == num_sampled
+            # expected = 1 - (1 - p)^num_tries for one num_tries >= num_sampled shared by all
+            n = np.log1p(-se.astype(np.float64)) / np.log1p(-p(cand, range_max))
+            num_tries = int(round(n[0]))
+            assert num_tries >= num_sampled
+            np.testing.assert_allclose(n, num_tries, rtol=1e-4)
+            np.testing.assert_allclose(te, -np.expm1(num_tries * np.log1p(-p(true, range_max))), rtol=1e-5)
+
+
+def test_tf_recorded_expected_counts():
+    # TF: sampled [0, 6, 4, 1, 5] (unique, range 10) gave sampled_expected_count
+    # [0.87088406, 0.29091868, 0.37779146, 0.670908, 0.32878873] -- i.e. num_tries = 6.
+    p = _log_uniform_p([0, 6, 4, 1, 5], 10)
+    np.testing.assert_allclose(-np.expm1(6 * np.log1p(-p)),
+                               [0.87088406, 0.29091868, 0.37779146, 0.670908, 0.32878873], rtol=1e-6)
+
+
+def test_log_uniform_distribution():
+    s = tf.nn.log_uniform_candidate_sampler(tf.zeros([1, 1], tf.int64), 1, 20000, False, 10, seed=5)
+    with tf.Session() as sess:
+        cand = sess.run(s.sampled_candidates)
+    freq = np.bincount(cand, minlength=10) / cand.size
+    np.testing.assert_allclose(freq, _log_uniform_p(np.arange(10), 10), atol=0.01)
+
+
+def test_seeds_and_fresh_draws():
+    tc = tf.constant([[1]], tf.int64)
+    a = tf.nn.uniform_candidate_sampler(tc, 1, 8, True, 1000, seed=7)
+    b = tf.nn.uniform_candidate_sampler(tc, 1, 8, True, 1000, seed=7, name="other")
+    with tf.Session() as s1:
+        first, again = s1.run(a.sampled_candidates), s1.run(a.sampled_candidates)
+    with tf.Session() as s2:
+        assert s2.run(a.sampled_candidates).tolist() == first.tolist()   # same seed, new session
+    assert first.tolist() != again.tolist()                               # the stream moves on
+    assert b.sampled_candidates.name == "other:0"
+
+
+def test_sampler_errors():
+    tc = tf.constant([[1, 2]], tf.int64)
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Sampler's range is too small"):
+            sess.run(tf.nn.uniform_candidate_sampler(tc, 2, 20, True, 10))
+    with pytest.raises(TypeError, match="int64"):
+        tf.nn.uniform_candidate_sampler(tf.constant([[1]], tf.int32), 1, 2, True, 10)
+    with pytest.raises(ValueError):
+        tf.nn.uniform_candidate_sampler(tc, 3, 2, True, 10)
+
+
+def test_compute_accidental_hits():
+    true = np.array([[1, 2], [5, 0], [7, 7]], np.int64)
+    sampled = np.array([2, 2, 5, 7, 9], np.int64)
+    ah = tf.nn.compute_accidental_hits(tf.constant(true), tf.constant(sampled), 2)
+    with tf.Session() as sess:
+        idx, ids, w = sess.run(ah)
+    # each sampled value counts at its last position (TF: [2, 2, 5, 7] hits row 0 at id 1)
+    assert idx.tolist() == [0, 1, 2, 2] and ids.tolist() == [1, 2, 3, 3]
+    assert (w == -np.finfo(np.float32).max).all()
+    with tf.Session() as sess:
+        r = sess.run(tf.nn.compute_accidental_hits(tf.constant([[1, 2], [5, 0]], tf.int64),
+                                                   tf.constant([2, 2, 5, 7], tf.int64), 2))
+    assert r.indices.tolist() == [0, 1] and r.ids.tolist() == [1, 2]     # recorded from TF
