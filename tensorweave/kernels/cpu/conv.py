@@ -35,7 +35,7 @@ __all__ = ["conv_geometry", "scratch", "pad_nhwc", "patches_view"]
 class _ScratchPool:
     """A few reusable byte buffers: acquire(shape, dtype) -> array, release(array)."""
 
-    def __init__(self, keep=4):
+    def __init__(self, keep=2):
         self._free = []
         self._keep = keep
         self._lock = threading.Lock()
