@@ -1,0 +1,44 @@
+"""The PTB-style LSTM language model trains: validation perplexity falls in a short run, with the
+full softmax and with sampled_softmax_loss (a small configuration, a few seconds)."""
+
+import numpy as np
+import pytest
+
+import tensorweave as tf
+from tensorweave.demos import ptb
+
+
+def _small():
+    return ptb.config(hidden_size=32, num_steps=8, batch_size=8, vocab_size=400, num_sampled=16)
+
+
+@pytest.mark.parametrize("softmax", ["full", "sampled"])
+def test_perplexity_falls(softmax):
+    result, _ = ptb.train(steps=60, softmax=softmax, seed=0, progress=False, cfg=_small(), eval_batches=20)
+    before, after = result.perplexities
+    assert before > 300                     # about the vocabulary size at initialisation
+    assert after < 0.5 * before, result
+    assert np.isfinite(result.train_perplexity)
+
+
+def test_model_graph_is_tf_shaped():
+    cfg = _small()
+    m = ptb.build_model(tf, cfg, softmax="sampled", seed=1)
+    names = [v.name for v in tf.trainable_variables()]
+    assert names == ["Model/embedding:0",
+                     "Model/rnn/multi_rnn_cell/cell_0/basic_lstm_cell/kernel:0",
+                     "Model/rnn/multi_rnn_cell/cell_0/basic_lstm_cell/bias:0",
+                     "Model/rnn/multi_rnn_cell/cell_1/basic_lstm_cell/kernel:0",
+                     "Model/rnn/multi_rnn_cell/cell_1/basic_lstm_cell/bias:0",
+                     "Model/softmax_w:0", "Model/softmax_b:0"]
+    grads = tf.gradients(m["cost"], [tf.trainable_variables()[0], tf.trainable_variables()[5]])
+    assert all(isinstance(g, tf.IndexedSlices) for g in grads)      # embedding and sampled weights stay sparse
+
+
+def test_demo_command(capsys):
+    import argparse
+    parser = argparse.ArgumentParser()
+    ptb.add_arguments(parser)
+    assert ptb.NAME == "ptb" and ptb.SUMMARY
+    args = parser.parse_args(["--steps", "1", "--no-progress"])
+    assert args.softmax == "full" and args.steps == 1
