@@ -11,9 +11,16 @@ outputs' dtypes, so they are inferred from the attrs the way TF's OpDefs declare
 be wrong for one of our ops, `as_graph_def` records the true dtypes in a private attr
 `_output_types` (attrs starting with "_" are ignored by TF's importer), so our own graphs always
 round-trip exactly.
+
+Functional control flow: the FuncGraphs If/While ops hold in attrs (branches, cond and body,
+nested ones, the gradient loops autodiff builds) are written once each into `GraphDef.library` as
+FunctionDefs, the attrs becoming `func` AttrValues naming them (see "functions" below), and are
+rebuilt into FuncGraphs on import. Import keeps the GraphDef's node order wherever inputs allow,
+so importing an exported graph and exporting it again gives the same GraphDef.
 """
 
 import os
+import re
 
 import numpy as np
 
@@ -23,7 +30,7 @@ from .tensor_shape import TensorShape, as_shape, unknown_shape
 
 __all__ = ["as_graph_def", "import_graph_def", "write_graph", "node_def", "make_tensor_proto",
            "make_ndarray", "attr_to_proto", "attr_from_proto", "shape_to_proto", "shape_from_proto",
-           "GRAPH_DEF_VERSION", "GRAPH_DEF_VERSION_MIN_CONSUMER"]
+           "GRAPH_DEF_VERSION", "GRAPH_DEF_VERSION_MIN_CONSUMER", "FunctionLibrary", "function_def"]
 
 # TensorFlow 1.15's graph version numbers (what TF1 programs' GraphDefs carry).
 GRAPH_DEF_VERSION = 134
@@ -235,16 +242,131 @@ def attr_from_proto(attr):
     return []
 
 
+# -- functions (FuncGraphs as FunctionDefs) ---------------------------------------------------
+#
+# A FuncGraph owned by an op attr (If's then_branch/else_branch, While's cond/body, and the If/While
+# ops autodiff builds) is written once into GraphDef.library as a FunctionDef in TF's schema:
+# `signature` (an OpDef: input_arg per FuncGraph input, arguments then captures, with dtype and
+# `is_ref`; output_arg "output_<i>" per output), `node_def` (every op but the input placeholders),
+# `ret` (output_<i> -> tensor). The attr becomes AttrValue.func naming it. Functions used inside
+# functions are written first (callees before callers).
+#
+# Node inputs inside a FunctionDef are "arg_name" for a function input and "node:index" for output
+# `index` of a node (our ops have no named output args, so TF's "node:output_name:index" form is
+# not used; on import "node:name:index" is read as "node:index"). So these FunctionDefs round-trip
+# within tensorweave; TF readers such as TensorBoard display the GraphDef's own nodes.
+# Private FunctionDef attrs keep what the schema has no place for: the FuncGraph's name, its input
+# shapes and which outputs are None (an Operation's result in a traced function).
+
+_FUNC_NAME = "_func_graph_name"
+_INPUT_SHAPES = "_input_shapes"
+_NONE_OUTPUTS = "_none_outputs"
+_IF_TYPES = ("If", "StatelessIf")
+_WHILE_TYPES = ("While", "StatelessWhile")
+
+
+def _is_func_graph(value):
+    from .func_graph import FuncGraph
+    return isinstance(value, FuncGraph)
+
+
+def _attr_to_proto_with_functions(value, library):
+    from ..protos.attr_value_pb2 import AttrValue, NameAttrList
+    if _is_func_graph(value):
+        return AttrValue(func=NameAttrList(name=library.function_name(value)))
+    if isinstance(value, (list, tuple)) and value and all(_is_func_graph(v) for v in value):
+        return AttrValue(list=AttrValue.ListValue(func=[NameAttrList(name=library.function_name(v))
+                                                         for v in value]))
+    return attr_to_proto(value)
+
+
+class FunctionLibrary:
+    """The FunctionDefs of the FuncGraphs that serialized ops reference, each written once, under
+    a name unique in this library; `functions` lists them callees first."""
+
+    def __init__(self):
+        self.functions = []
+        self._names = {}    # id(FuncGraph) -> function name
+        self._graphs = []   # keeps the FuncGraphs alive while their ids are keys
+        self._used = set()
+
+    def function_name(self, fg):
+        """The name of `fg`'s FunctionDef (written, with the functions it uses, on first call)."""
+        name = self._names.get(id(fg))
+        if name is not None:
+            return name
+        base = re.sub(r"[^A-Za-z0-9_]+", "_", fg.name or "").strip("_") or "function"
+        name, k = base, 0
+        while name in self._used:
+            k += 1
+            name = f"{base}_{k}"
+        self._used.add(name)
+        self._names[id(fg)] = name
+        self._graphs.append(fg)
+        self.functions.append(function_def(fg, name, self))  # after the functions it uses
+        return name
+
+
+def function_def(fg, name, library=None):
+    """The FunctionDef (TF's schema) of FuncGraph `fg`; FuncGraphs its ops use go into `library`."""
+    from ..protos.function_pb2 import FunctionDef
+    library = library if library is not None else FunctionLibrary()
+    fd = FunctionDef()
+    fd.signature.name = name
+    arg_names = {}
+    for p in fg.inputs:
+        fd.signature.input_arg.add(name=p._op._name, type=p._dtype.base_dtype.as_datatype_enum,
+                                   is_ref=p._dtype._is_ref_dtype)
+        arg_names[p] = p._op._name
+    arg_ops = {p._op for p in fg.inputs}
+
+    def ref(t):
+        a = arg_names.get(t)
+        return a if a is not None else f"{t._op._name}:{t._value_index}"
+
+    for op in fg._ops:
+        if op in arg_ops:
+            continue
+        fd.node_def.append(_node_def(op, True, library, [ref(t) for t in op._inputs], "^{}"))
+    none_outputs = []
+    for i, t in enumerate(fg.outputs):
+        if t is None:
+            none_outputs.append(i)
+            continue
+        fd.signature.output_arg.add(name=f"output_{i}", type=t._dtype.base_dtype.as_datatype_enum,
+                                    is_ref=t._dtype._is_ref_dtype)
+        fd.ret[f"output_{i}"] = ref(t)
+    fd.attr[_FUNC_NAME].CopyFrom(attr_to_proto(fg.name or name))
+    fd.attr[_INPUT_SHAPES].CopyFrom(attr_to_proto([p._shape for p in fg.inputs]) if fg.inputs
+                                    else _empty_list())
+    if none_outputs:
+        fd.attr[_NONE_OUTPUTS].CopyFrom(attr_to_proto(none_outputs))
+    return fd
+
+
 # -- export -----------------------------------------------------------------------------------
 
-def node_def(op, add_shapes=False):
-    """The NodeDef proto of Operation `op`."""
+def node_def(op, add_shapes=False, library=None):
+    """The NodeDef proto of Operation `op`. A FuncGraph attr (an If's branch, a While's body)
+    becomes a `func` AttrValue naming a FunctionDef that is added to `library` (a
+    `FunctionLibrary`; a throwaway one when not given: collect them with one library and put
+    `library.functions` into the GraphDef's `library.function` to make the node importable)."""
+    return _node_def(op, add_shapes, library if library is not None else FunctionLibrary(),
+                     [t._as_node_def_input() for t in op._inputs], "^{}")
+
+
+def _node_def(op, add_shapes, library, inputs, control_format):
     from ..protos.node_def_pb2 import NodeDef
     nd = NodeDef(name=op._name, op=op._type, device=op._device or "")
-    nd.input.extend(t._as_node_def_input() for t in op._inputs)
-    nd.input.extend(f"^{c._name}" for c in op._control_inputs)
-    for k, v in op._attrs.items():
-        nd.attr[k].CopyFrom(attr_to_proto(v))
+    nd.input.extend(inputs)
+    nd.input.extend(control_format.format(c._name) for c in op._control_inputs)
+    for k in sorted(op._attrs):  # (sorted: functions enter the library in a stable order)
+        nd.attr[k].CopyFrom(_attr_to_proto_with_functions(op._attrs[k], library))
+    if op._type in _IF_TYPES and "Tin" not in op._attrs and "then_inputs" in op._attrs:
+        # TF's If attrs (Tcond, Tin) for GraphDef readers; import drops them again (_node_attrs).
+        nd.attr["Tcond"].CopyFrom(attr_to_proto(op._inputs[0]._dtype.base_dtype))
+        nd.attr["Tin"].CopyFrom(attr_to_proto([t._dtype.base_dtype for t in op._inputs[1:]])
+                                if len(op._inputs) > 1 else _empty_list())
     actual = [t._dtype for t in op._outputs]
     if _OUTPUT_TYPES not in op._attrs:
         try:
@@ -267,14 +389,18 @@ def _empty_list():
 
 def as_graph_def(graph, from_version=None, add_shapes=False):
     """The GraphDef of `graph` (`Graph.as_graph_def`): ops added after op number `from_version`
-    only, when given; `add_shapes` adds each node's `_output_shapes` attr."""
+    only, when given; `add_shapes` adds each node's `_output_shapes` attr. The FuncGraphs that
+    control-flow ops own (recursively) go into `library.function` as FunctionDefs."""
     from ..protos.graph_pb2 import GraphDef
     from ..protos.versions_pb2 import VersionDef
     gd = GraphDef(versions=VersionDef(producer=GRAPH_DEF_VERSION, min_consumer=GRAPH_DEF_VERSION_MIN_CONSUMER))
     with graph._lock:
         ops = list(graph._ops)
     start = from_version or 0
-    gd.node.extend(node_def(op, add_shapes) for op in ops[start:])
+    library = FunctionLibrary()
+    gd.node.extend(node_def(op, add_shapes, library) for op in ops[start:])
+    if library.functions:
+        gd.library.function.extend(library.functions)
     return gd
 
 
@@ -437,8 +563,10 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     if return_elements is not None and isinstance(return_elements, str):
         raise TypeError("return_elements must be a list of strings.")
 
-    if any(nd.op not in registry._OPS for nd in gd.node):
+    if any(nd.op not in registry._OPS for nd in gd.node) or \
+            any(nd.op not in registry._OPS for fd in gd.library.function for nd in fd.node_def):
         _load_all_op_modules()
+    functions = _FunctionImporter(gd.library)
     nodes = {}
     for nd in gd.node:
         if nd.name in nodes:
@@ -460,17 +588,13 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
             if src not in nodes:
                 raise ValueError(f"Attempted to map inputs that were not found in graph_def: [{k}]")
 
-    order = _topological_order(gd, nodes)
+    order = _topological_order(gd.node, nodes)
     created = {}
     with g.as_default(), _graph.name_scope(name, "import", list(v for v in mapped.values()
                                                                    if isinstance(v, _graph.Tensor))) as scope:
         prefix = scope  # "import/" or "" (TF's scope naming: a second import is "import_1/")
         for nd in order:
-            attrs = {k: attr_from_proto(v) for k, v in nd.attr.items()}
-            for k, v in attrs.items():
-                if isinstance(v, str) and v.startswith(_UNSERIALIZABLE):
-                    raise ValueError(f"Node '{nd.name}' ({nd.op}) has attr '{k}' that could not be "
-                                     f"serialized ({v}); such ops cannot be imported.")
+            attrs = _node_attrs(nd, g, functions)
             inputs, controls = [], []
             for inp in nd.input:
                 key = _canonical(inp)
@@ -478,41 +602,11 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
                 if key in mapped:
                     (controls if ctl else inputs).append(mapped[key])
                     continue
-                op = created[src]
-                if ctl:
-                    controls.append(op)
-                else:
-                    if idx >= len(op._outputs):
-                        raise ValueError(f"Node '{nd.name}': Connecting to invalid output {idx} of source "
-                                         f"node {src} which has {len(op._outputs)} outputs.")
-                    inputs.append(op._outputs[idx])
-            out_dtypes = infer_output_dtypes(nd.op, attrs, [t.dtype for t in inputs])
-            attrs.pop(_OUTPUT_TYPES, None)
+                _connect(nd.name, created[src], src, idx, ctl, inputs, controls)
             if "_class" in attrs and isinstance(attrs["_class"], list) and prefix:
                 attrs["_class"] = [f"loc:@{prefix}{c[5:]}" if c.startswith("loc:@") else c
                                    for c in attrs["_class"]]
-            shapes = attrs.get("_output_shapes")
-            full = prefix + nd.name
-            if full in g._ops_by_name:
-                raise ValueError(f"Duplicate node name in graph: '{full}'")
-            try:
-                op = g._create_op(nd.op, inputs, out_dtypes, name=full + "/", attrs=attrs,
-                                  shapes=shapes if isinstance(shapes, list) else None)
-            except (KeyError, IndexError, TypeError, AttributeError) as e:
-                if isinstance(e, TypeError) and "Input to op" in str(e):
-                    raise
-                raise InvalidArgumentError(None, None, f"Node '{nd.name}' ({nd.op}) cannot be imported: "
-                                                       f"{type(e).__name__}: {e}") from e
-            g._names_in_use[full.lower()] = max(g._names_in_use.get(full.lower(), 0), 1)
-            if nd.device:
-                op._device = nd.device
-            if isinstance(shapes, list) and op._op_def.shape_fn is not None:
-                for t, s in zip(op._outputs, shapes):
-                    if isinstance(s, TensorShape) and t._shape.is_compatible_with(s):
-                        t._shape = t._shape.merge_with(s)
-            for c in controls:
-                op._add_control_input(c)
-            created[nd.name] = op
+            created[nd.name] = _create_node(g, nd, prefix + nd.name, inputs, controls, attrs)
 
     if return_elements is None:
         return None
@@ -552,27 +646,222 @@ def _load_all_op_modules():
             pass
 
 
-def _topological_order(gd, nodes):
+def _topological_order(node_list, nodes, parse=_parse_input):
+    """The nodes in an order where inputs come first: the given order wherever it allows (so an
+    exported graph imports with its ops in their original order, and exports identically)."""
+    import heapq
     pending = {}
     consumers = {}
-    for nd in gd.node:
-        deps = {_parse_input(i)[0] for i in nd.input} & nodes.keys()
+    position = {}
+    for k, nd in enumerate(node_list):
+        position[nd.name] = k
+        deps = {parse(i)[0] for i in nd.input} & nodes.keys()
         pending[nd.name] = len(deps)
         for d in deps:
             consumers.setdefault(d, []).append(nd.name)
-    ready = [nd.name for nd in gd.node if pending[nd.name] == 0]
+    ready = [k for k, nd in enumerate(node_list) if pending[nd.name] == 0]
     order = []
-    i = 0
-    while i < len(ready):
-        n = ready[i]
-        i += 1
-        order.append(nodes[n])
-        for c in consumers.get(n, ()):
+    while ready:
+        nd = node_list[heapq.heappop(ready)]
+        order.append(nd)
+        for c in consumers.get(nd.name, ()):
             pending[c] -= 1
             if pending[c] == 0:
-                ready.append(c)
+                heapq.heappush(ready, position[c])
     if len(order) != len(nodes):
         cyc = sorted(n for n, k in pending.items() if k > 0)
         raise ValueError(f"GraphDef has a cycle (or a loop this runtime does not import) through nodes "
                          f"{cyc[:5]}")
     return order
+
+
+# -- import: nodes and functions --------------------------------------------------------------
+
+def _node_attrs(nd, graph, functions):
+    """The Python attrs of NodeDef `nd`: `func` attrs become FuncGraphs (built on first use, with
+    `graph` as their outer graph)."""
+    attrs = {}
+    for k, v in nd.attr.items():
+        kind = v.WhichOneof("value")
+        if kind == "func":
+            attrs[k] = functions.get(v.func.name, graph, nd.name)
+            continue
+        if kind == "list" and v.list.func:
+            attrs[k] = [functions.get(f.name, graph, nd.name) for f in v.list.func]
+            continue
+        value = attr_from_proto(v)
+        if isinstance(value, str) and value.startswith(_UNSERIALIZABLE):
+            raise ValueError(f"Node '{nd.name}' ({nd.op}) has attr '{k}' that could not be "
+                             f"serialized ({value}); such ops cannot be imported.")
+        attrs[k] = value
+    if nd.op in _IF_TYPES:
+        if "then_inputs" not in attrs:
+            raise ValueError(f"Node '{nd.name}' ({nd.op}) is not a tensorweave If (no 'then_inputs' "
+                             "attr); TensorFlow's functional If/While cannot be imported.")
+        attrs.pop("Tcond", None)  # TF's attrs, written for readers by as_graph_def (not ours)
+        attrs.pop("Tin", None)
+    elif nd.op in _WHILE_TYPES and "n_vars" not in attrs:
+        raise ValueError(f"Node '{nd.name}' ({nd.op}) is not a tensorweave While (no 'n_vars' attr); "
+                         "TensorFlow's functional If/While cannot be imported.")
+    return attrs
+
+
+def _connect(node_name, op, src, idx, ctl, inputs, controls):
+    if ctl:
+        controls.append(op)
+        return
+    if idx >= len(op._outputs):
+        raise ValueError(f"Node '{node_name}': Connecting to invalid output {idx} of source "
+                         f"node {src} which has {len(op._outputs)} outputs.")
+    inputs.append(op._outputs[idx])
+
+
+def _create_node(g, nd, full, inputs, controls, attrs, keep_shapes_attr=True):
+    """The op NodeDef `nd` describes, made in `g` under the exact name `full`."""
+    from .errors import InvalidArgumentError
+    out_dtypes = infer_output_dtypes(nd.op, attrs, [t.dtype for t in inputs])
+    attrs.pop(_OUTPUT_TYPES, None)
+    shapes = attrs.get("_output_shapes")
+    if not keep_shapes_attr:
+        attrs.pop("_output_shapes", None)
+    if full in g._ops_by_name:
+        raise ValueError(f"Duplicate node name in graph: '{full}'")
+    try:
+        op = g._create_op(nd.op, inputs, out_dtypes, name=full + "/", attrs=attrs,
+                          shapes=shapes if isinstance(shapes, list) else None)
+    except (KeyError, IndexError, TypeError, AttributeError) as e:
+        if isinstance(e, TypeError) and "Input to op" in str(e):
+            raise
+        raise InvalidArgumentError(None, None, f"Node '{nd.name}' ({nd.op}) cannot be imported: "
+                                               f"{type(e).__name__}: {e}") from e
+    g._names_in_use[full.lower()] = max(g._names_in_use.get(full.lower(), 0), 1)
+    if nd.device:
+        op._device = nd.device
+    if isinstance(shapes, list) and op._op_def.shape_fn is not None:
+        for t, s in zip(op._outputs, shapes):
+            if isinstance(s, TensorShape) and t._shape.is_compatible_with(s):
+                t._shape = t._shape.merge_with(s)
+    for c in controls:
+        op._add_control_input(c)
+    _restore_captures(op)
+    return op
+
+
+def _restore_captures(op):
+    """Records which of an imported If/While's inputs feed its functions' capture placeholders
+    (FuncGraph.captures), as tracing had."""
+    def fill(fg, first, indices):
+        if not _is_func_graph(fg) or fg._captures or not isinstance(indices, list):
+            return
+        caps = fg.inputs[first:]
+        if len(caps) == len(indices) and all(0 <= i < len(op._inputs) for i in indices):
+            for p, i in zip(caps, indices):
+                fg._captures[op._inputs[i]] = p
+    a = op._attrs
+    if op._type in _IF_TYPES:
+        for fg_key, idx_key in (("then_branch", "then_inputs"), ("else_branch", "else_inputs")):
+            idx = a.get(idx_key)
+            fill(a.get(fg_key), 0, [i + 1 for i in idx] if isinstance(idx, list) else idx)
+    elif op._type in _WHILE_TYPES and isinstance(a.get("n_vars"), int):
+        fill(a.get("cond"), a["n_vars"], a.get("cond_inputs"))
+        fill(a.get("body"), a["n_vars"], a.get("body_inputs"))
+
+
+def _parse_function_input(name):
+    """A FunctionDef node input: 'arg' -> ('arg', 0, False); 'node:1' and TF's 'node:out:1' ->
+    ('node', 1, False); '^node' -> ('node', -1, True)."""
+    if name.startswith("^"):
+        return name[1:], -1, True
+    parts = name.split(":")
+    if len(parts) >= 2 and parts[-1].isdigit():
+        return parts[0], int(parts[-1]), False
+    return parts[0], 0, False
+
+
+class _FunctionImporter:
+    """Builds the FuncGraphs of a GraphDef's FunctionDefLibrary on demand, each once."""
+
+    def __init__(self, library):
+        self._defs = {fd.signature.name: fd for fd in library.function}
+        self._built = {}
+        self._building = set()
+
+    def get(self, name, outer, node_name):
+        fg = self._built.get(name)
+        if fg is not None:
+            return fg
+        fd = self._defs.get(name)
+        if fd is None:
+            raise ValueError(f"Node '{node_name}' refers to function '{name}', which is not in the "
+                             "GraphDef's library (serialize with Graph.as_graph_def, or collect the "
+                             "functions of node_def(op, library=...) into GraphDef.library).")
+        if name in self._building:
+            raise ValueError(f"Function '{name}' calls itself; recursive functions cannot be imported.")
+        self._building.add(name)
+        try:
+            fg = self._build(fd, outer)
+        finally:
+            self._building.discard(name)
+        self._built[name] = fg
+        return fg
+
+    def _build(self, fd, outer):
+        from .func_graph import FuncGraph
+        fname = fd.signature.name
+        title = attr_from_proto(fd.attr[_FUNC_NAME]) if _FUNC_NAME in fd.attr else fname
+        fg = FuncGraph(title, outer)
+        shapes = attr_from_proto(fd.attr[_INPUT_SHAPES]) if _INPUT_SHAPES in fd.attr else []
+        args = {}
+        for i, arg in enumerate(fd.signature.input_arg):
+            dt = _dtypes.as_dtype(arg.type)
+            if arg.is_ref:
+                dt = dt._as_ref
+            t = fg._make_arg(dt, shapes[i] if i < len(shapes) else None, arg.name + "/")
+            fg._names_in_use[arg.name.lower()] = max(fg._names_in_use.get(arg.name.lower(), 0), 1)
+            args[arg.name] = t
+        nodes = {}
+        for nd in fd.node_def:
+            if nd.name in nodes or nd.name in args:
+                raise ValueError(f"Function '{fname}': node '{nd.name}' is not unique")
+            if nd.op not in registry._OPS:
+                raise ValueError(f"Op type not registered '{nd.op}' in binary running on tensorweave. "
+                                 f"Node '{nd.name}' of function '{fname}' cannot be imported.")
+            nodes[nd.name] = nd
+        refs = [i for nd in fd.node_def for i in nd.input] + list(fd.ret.values())
+        for r in refs:
+            src = _parse_function_input(r)[0]
+            if src not in nodes and src not in args:
+                raise ValueError(f"Function '{fname}': unknown input '{r}'")
+        created = {}
+
+        def resolve(node_name, inp, inputs, controls):
+            src, idx, ctl = _parse_function_input(inp)
+            if src in args:
+                (controls if ctl else inputs).append(args[src].op if ctl else args[src])
+            else:
+                _connect(node_name, created[src], src, idx, ctl, inputs, controls)
+
+        with fg.as_default():
+            for nd in _topological_order(fd.node_def, nodes, _parse_function_input):
+                attrs = _node_attrs(nd, fg, self)
+                inputs, controls = [], []
+                for inp in nd.input:
+                    resolve(nd.name, inp, inputs, controls)
+                created[nd.name] = _create_node(fg, nd, nd.name, inputs, controls, attrs,
+                                                keep_shapes_attr=False)
+        none = set(attr_from_proto(fd.attr[_NONE_OUTPUTS])) if _NONE_OUTPUTS in fd.attr else set()
+        out_args = iter(fd.signature.output_arg)
+        outputs = []
+        for i in range(len(fd.signature.output_arg) + len(none)):
+            if i in none:
+                outputs.append(None)
+                continue
+            arg = next(out_args)
+            if arg.name not in fd.ret:
+                raise ValueError(f"Function '{fname}': no ret entry for output '{arg.name}'")
+            got = []
+            resolve(f"{fname}/{arg.name}", fd.ret[arg.name], got, [])
+            outputs.append(got[0])
+        fg.outputs = outputs
+        fg.structured_outputs = list(outputs)
+        return fg

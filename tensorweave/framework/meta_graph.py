@@ -204,6 +204,12 @@ def _scoped_graph_def(graph_def, export_scope, clear_devices):
                 new.attr["_class"].list.s.extend(vals)
         if clear_devices:
             new.device = ""
+    # Functions (If/While branches and bodies) are not scoped: their node names are their own.
+    out.library.CopyFrom(graph_def.library)
+    if clear_devices:
+        for fd in out.library.function:
+            for nd in fd.node_def:
+                nd.device = ""
     return out
 
 
@@ -227,7 +233,9 @@ def create_meta_graph_def(meta_info_def=None, graph_def=None, saver_def=None, co
     graph_def = _scoped_graph_def(graph_def, export_scope, clear_devices)
     mgd.graph_def.CopyFrom(graph_def)
     if not mgd.meta_info_def.HasField("stripped_op_list"):
-        for op_type in sorted({nd.op for nd in graph_def.node}):
+        op_types = {nd.op for nd in graph_def.node}
+        op_types.update(nd.op for fd in graph_def.library.function for nd in fd.node_def)
+        for op_type in sorted(op_types):
             mgd.meta_info_def.stripped_op_list.op.append(OpDef(name=op_type))
     mgd.meta_info_def.stripped_default_attrs = bool(strip_default_attrs)
     if saver_def is not None:
