@@ -33,6 +33,7 @@ from .ops.math_ops import *  # noqa: F401,F403
 from .ops.state_ops import *  # noqa: F401,F403
 from .ops.variables import *  # noqa: F401,F403
 from .ops.variable_scope import *  # noqa: F401,F403
+from .ops.partitioned_variables import *  # noqa: F401,F403
 from .ops.init_ops import *  # noqa: F401,F403
 from .ops.random_ops import *  # noqa: F401,F403
 from .ops.clip_ops import *  # noqa: F401,F403
@@ -59,6 +60,7 @@ from . import io, python_io  # noqa: E402  (namespaces: TFRecord files, Example 
 from . import summary  # noqa: E402  (tf.summary: summary ops, event files)
 from . import saved_model  # noqa: E402  (tf.saved_model: SavedModel export and loading)
 from . import metrics  # noqa: E402  (tf.metrics: accuracy, mean)
+from . import contrib  # noqa: E402  (tf.contrib.training: GreedyLoadBalancingStrategy)
 from .protos.public import *  # noqa: E402,F401,F403  (tf.GraphDef, tf.Summary, ...)
 from .framework.graph_io import import_graph_def, make_ndarray, make_tensor_proto  # noqa: E402
 from . import test, timeline  # noqa: E402  (tf.test: GPU queries, TestCase; Chrome-trace timelines)

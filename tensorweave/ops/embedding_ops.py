@@ -154,12 +154,9 @@ def _clip(params, ids, max_norm):
 def _as_param_list(params):
     if params is None or (isinstance(params, (list, tuple)) and len(params) == 0):
         raise ValueError("Need at least one param")
-    try:
-        from .variables import PartitionedVariable
-        if isinstance(params, PartitionedVariable):
-            params = list(params)
-    except ImportError:
-        pass
+    from .partitioned_variables import PartitionedVariable
+    if isinstance(params, PartitionedVariable):
+        params = list(params)
     if not isinstance(params, (list, tuple)):
         params = [params]
     return list(params)

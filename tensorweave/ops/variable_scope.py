@@ -34,6 +34,7 @@ class _Store:
 
     def __init__(self):
         self.vars = {}
+        self.partitioned_vars = {}  # name -> PartitionedVariable (its shards are in vars)
         self.current_scope = VariableScope(False)
         self.scope_counts = {}
 
@@ -178,9 +179,6 @@ class _VarStore:
                      partitioner=None, validate_shape=True, use_resource=None, custom_getter=None,
                      constraint=None, synchronization=VariableSynchronization.AUTO,
                      aggregation=VariableAggregation.NONE):
-        if partitioner is not None:
-            raise NotImplementedError(f"Variable {name}: partitioned variables (partitioner=...) are "
-                                      "not supported yet")
         if use_resource:
             raise NotImplementedError("Resource variables (use_resource=True) are not supported yet; "
                                       "tensorweave implements TF1 reference variables")
@@ -190,9 +188,24 @@ class _VarStore:
                         partitioner=None, validate_shape=True, use_resource=None, constraint=None,
                         synchronization=VariableSynchronization.AUTO,
                         aggregation=VariableAggregation.NONE):
-            if partitioner is not None:
-                raise NotImplementedError(f"Variable {name}: partitioned variables (partitioner=...) "
-                                          "are not supported yet")
+            is_scalar = shape is not None and isinstance(shape, (list, tuple)) and not shape
+            if partitioner is not None and not is_scalar:
+                if not callable(partitioner):
+                    raise ValueError(f"Partitioner must be callable, but received: {partitioner}")
+                with get_default_graph().name_scope(""):
+                    return self._get_partitioned_variable(name, partitioner, shape, dtype, initializer,
+                                                          regularizer, reuse, trainable, collections,
+                                                          caching_device, validate_shape, constraint,
+                                                          synchronization, aggregation)
+            if reuse is True and partitioner is None and name in self._store.partitioned_vars:
+                return self._get_partitioned_variable(name, None, shape, dtype, initializer, regularizer,
+                                                      reuse, trainable, collections, caching_device,
+                                                      validate_shape, constraint, synchronization,
+                                                      aggregation)
+            if f"{name}/part_0" in self._store.vars:
+                raise ValueError(f"No partitioner was provided, but a partitioned version of the variable "
+                                 f"was found: {name}/part_0. Perhaps a variable of the same name was "
+                                 f"already created with partitioning?")
             return self._get_single_variable(name, shape, dtype, initializer, regularizer, reuse,
                                              trainable, collections, caching_device, validate_shape,
                                              constraint, synchronization, aggregation)
@@ -209,12 +222,87 @@ class _VarStore:
         return true_getter(name, shape=shape, dtype=dtype, initializer=initializer,
                            regularizer=regularizer, reuse=reuse, trainable=trainable,
                            collections=collections, caching_device=caching_device,
-                           validate_shape=validate_shape, constraint=constraint,
+                           partitioner=partitioner, validate_shape=validate_shape, constraint=constraint,
                            synchronization=synchronization, aggregation=aggregation)
+
+    def _get_partitioned_variable(self, name, partitioner, shape, dtype, initializer, regularizer, reuse,
+                                  trainable, collections, caching_device, validate_shape, constraint,
+                                  synchronization, aggregation):
+        """TF's _get_partitioned_variable: shards "<name>/part_<i>" (ops/partitioned_variables.py)."""
+        from ..framework.graph import Tensor
+        from . import array_ops
+        from . import partitioned_variables as pv
+        initializing_from_value = initializer is not None and isinstance(initializer, Tensor)
+        if name in self._store.vars:
+            raise ValueError(f"A partitioner was provided, but an unpartitioned version of the variable was "
+                             f"found: {name}.  Perhaps a variable of the same name was already created "
+                             f"without partitioning?")
+        dtype = _dtypes.as_dtype(dtype)
+        shape = as_shape(shape)
+        if initializing_from_value:
+            shape = shape.merge_with(initializer.get_shape())
+        partitions = None
+        if not reuse or partitioner:
+            partitions = pv.call_partitioner(partitioner, shape, dtype)
+        existing = self._store.partitioned_vars.get(name)
+        if existing is not None:
+            if reuse is False:
+                raise ValueError(f"Partitioned variable with name {name} already exists. Did you mean to set "
+                                 f"reuse=True or reuse=tf.AUTO_REUSE in VarScope?")
+            if not shape.is_compatible_with(existing.get_shape()):
+                raise ValueError(f"Trying to reuse partitioned variable {name}, but specified shape {shape} "
+                                 f"and found shape {existing.get_shape()}.")
+            if not dtype.is_compatible_with(existing.dtype):
+                raise ValueError(f"Trying to reuse partitioned variable {name}, but specified dtype "
+                                 f"{dtype.name} and found dtype {existing.dtype.name}.")
+            if partitions is not None and existing._get_partitions() != partitions:
+                raise ValueError(f"Trying to reuse partitioned variable {name}, but specified partitions "
+                                 f"{partitions} and found partitions {existing._get_partitions()}.")
+            return existing
+        if reuse is True:
+            raise ValueError(f"PartitionedVariable {name} does not exist, or was not created with "
+                             f"tf.get_variable(). Did you mean to set reuse=False or reuse=tf.AUTO_REUSE in "
+                             f"VarScope?")
+        slice_dim, num_slices = pv.slice_dim_and_num_slices(partitions)
+        if f"{name}/part_0" in self._store.vars:
+            if f"{name}/part_{num_slices - 1}" not in self._store.vars:
+                raise ValueError(f"Partitioner returned a different partitioning than what was already found.  "
+                                 f"Partitioner returned {num_slices} shards, and shard {name}/part_0 was "
+                                 f"found, but {name}/part_{num_slices - 1} was not.")
+            if f"{name}/part_{num_slices}" in self._store.vars:
+                raise ValueError(f"Partitioner returned a different partitioning than what was already found.  "
+                                 f"Partitioner returned {num_slices} shards, and shard {name}/part_0 was "
+                                 f"found, but so was the extra shard {name}/part_{num_slices}.")
+        g = get_default_graph()
+        vs = []
+        for i, (var_offset, var_shape) in enumerate(pv.iter_slices(shape.as_list(), num_slices, slice_dim)):
+            info = pv.partition_info(shape.as_list(), var_offset)
+            var_full_name = f"{name}/part_{i}"
+            init, init_shape, part_dtype = initializer, var_shape, dtype
+            with g.name_scope(var_full_name + "/PartitionedInitializer"):
+                if initializer is None or callable(initializer):
+                    pass
+                elif isinstance(initializer, Tensor):
+                    init = array_ops.slice(initializer, var_offset, var_shape)
+                    part_dtype = init.dtype.base_dtype
+                    init_shape = None
+                else:
+                    init = array_ops.slice(convert_to_tensor(initializer, dtype=dtype), var_offset, var_shape)
+                    init_shape = None
+            with g.name_scope(""):
+                var = self._get_single_variable(var_full_name, init_shape, part_dtype, init, regularizer, reuse,
+                                                trainable, collections, caching_device, validate_shape,
+                                                constraint, synchronization, aggregation, partition_info=info)
+            var._save_slice_info = pv.SaveSliceInfo(name, shape.as_list(), var_offset, var_shape)
+            vs.append(var)
+        result = pv.PartitionedVariable(name=name, shape=shape, dtype=dtype, variable_list=vs,
+                                        partitions=partitions)
+        self._store.partitioned_vars[name] = result
+        return result
 
     def _get_single_variable(self, name, shape, dtype, initializer, regularizer, reuse, trainable,
                              collections, caching_device, validate_shape, constraint, synchronization,
-                             aggregation):
+                             aggregation, partition_info=None):
         initializing_from_value = initializer is not None and not callable(initializer)
         if shape is not None and initializing_from_value:
             raise ValueError("If initializer is a constant, do not specify shape.")
@@ -263,7 +351,7 @@ class _VarStore:
                         params = {}
                     if "partition_info" in params:
                         init_val = functools.partial(initializer, shape.as_list(), dtype=dtype,
-                                                     partition_info=None)
+                                                     partition_info=partition_info)
                     else:
                         init_val = functools.partial(initializer, shape.as_list(), dtype=dtype)
                     variable_dtype = dtype.base_dtype

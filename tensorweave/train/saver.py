@@ -88,6 +88,7 @@ def _var_ref(v):
 
 def _op_list_to_dict(var_list):
     """{checkpoint name: variable reference tensor}, with TF's checks and messages."""
+    var_list = _expand_partitioned(var_list)
     if isinstance(var_list, dict):
         items = list(var_list.items())
         seen = {}
@@ -118,6 +119,30 @@ def _op_list_to_dict(var_list):
             raise ValueError(f"At least two variables have the same name: {name}")
         out[name] = ref
     return out
+
+
+def _expand_partitioned(var_list):
+    """A PartitionedVariable is saved as its shards: in a list, under the shards' own names
+    ("w/part_0", ...); in a dict under "<key>/part_<i>" (the same names when key is its name).
+    TF instead writes one full tensor "w" with slice specs; tensorweave does not (yet)."""
+    from ..ops.partitioned_variables import PartitionedVariable
+    if isinstance(var_list, dict):
+        if not any(isinstance(v, PartitionedVariable) for v in var_list.values()):
+            return var_list
+        out = {}
+        for key, var in var_list.items():
+            if isinstance(var, PartitionedVariable):
+                for i, part in enumerate(var):
+                    out[f"{key}/part_{i}"] = part
+            else:
+                out[key] = var
+        return out
+    if isinstance(var_list, (list, tuple)) and any(isinstance(v, PartitionedVariable) for v in var_list):
+        out = []
+        for var in var_list:
+            out.extend(list(var) if isinstance(var, PartitionedVariable) else [var])
+        return out
+    return var_list
 
 
 def _all_saveable_objects(graph):

@@ -139,9 +139,10 @@ def test_regularizers_and_custom_getters():
         assert sess.run(losses[0]) == 2.0
 
 
-def test_partitioner_not_supported_yet():
-    with pytest.raises(NotImplementedError, match="not supported yet"):
-        tf.get_variable("part", [4], partitioner=lambda shape, dtype: [2])
+def test_partitioner_makes_shards():
+    # Partitioned variables are tested in tests/train/test_partitioned_variables.py.
+    pv = tf.get_variable("part", [4], partitioner=lambda shape, dtype: [2])
+    assert [v.name for v in pv] == ["part/part_0:0", "part/part_1:0"]
 
 
 def test_variable_scope_collections():
