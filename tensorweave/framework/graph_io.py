@@ -593,6 +593,7 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     with g.as_default(), _graph.name_scope(name, "import", list(v for v in mapped.values()
                                                                    if isinstance(v, _graph.Tensor))) as scope:
         prefix = scope  # "import/" or "" (TF's scope naming: a second import is "import_1/")
+        functions.prefix = prefix
         for nd in order:
             attrs = _node_attrs(nd, g, functions)
             inputs, controls = [], []
@@ -603,9 +604,7 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
                     (controls if ctl else inputs).append(mapped[key])
                     continue
                 _connect(nd.name, created[src], src, idx, ctl, inputs, controls)
-            if "_class" in attrs and isinstance(attrs["_class"], list) and prefix:
-                attrs["_class"] = [f"loc:@{prefix}{c[5:]}" if c.startswith("loc:@") else c
-                                   for c in attrs["_class"]]
+            _prefix_colocation(attrs, prefix)
             created[nd.name] = _create_node(g, nd, prefix + nd.name, inputs, controls, attrs)
 
     if return_elements is None:
@@ -706,6 +705,14 @@ def _node_attrs(nd, graph, functions):
     return attrs
 
 
+def _prefix_colocation(attrs, prefix, local=()):
+    """Colocation groups ("loc:@op") name ops of the imported graph, which get `prefix` (except
+    ops named in `local`: a function's own ops keep their names)."""
+    if "_class" in attrs and isinstance(attrs["_class"], list) and prefix:
+        attrs["_class"] = [f"loc:@{prefix}{c[5:]}" if c.startswith("loc:@") and c[5:] not in local else c
+                           for c in attrs["_class"]]
+
+
 def _connect(node_name, op, src, idx, ctl, inputs, controls):
     if ctl:
         controls.append(op)
@@ -785,6 +792,7 @@ class _FunctionImporter:
         self._defs = {fd.signature.name: fd for fd in library.function}
         self._built = {}
         self._building = set()
+        self.prefix = ""  # the import's name prefix (for colocation groups naming outer ops)
 
     def get(self, name, outer, node_name):
         fg = self._built.get(name)
@@ -833,6 +841,7 @@ class _FunctionImporter:
             if src not in nodes and src not in args:
                 raise ValueError(f"Function '{fname}': unknown input '{r}'")
         created = {}
+        local = nodes.keys() | args.keys()
 
         def resolve(node_name, inp, inputs, controls):
             src, idx, ctl = _parse_function_input(inp)
@@ -844,6 +853,7 @@ class _FunctionImporter:
         with fg.as_default():
             for nd in _topological_order(fd.node_def, nodes, _parse_function_input):
                 attrs = _node_attrs(nd, fg, self)
+                _prefix_colocation(attrs, self.prefix, local)
                 inputs, controls = [], []
                 for inp in nd.input:
                     resolve(nd.name, inp, inputs, controls)

@@ -346,3 +346,26 @@ def test_saved_model_with_cond_serves_same_predictions(tmp_path):
         got = sess.run(sig.outputs["y"].name, {sig.inputs["x"].name: xs})
     np.testing.assert_array_equal(got, expected)
     np.testing.assert_array_equal(expected, [[110.0], [-8.0]])  # the restored w, both branches
+
+
+def test_colocation_groups_inside_functions_follow_the_import_prefix():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [], name="x")
+        v = tf.Variable(1.0, name="v")
+
+        def branch():
+            with tf.colocate_with(v.op):
+                a = tf.multiply(x, 2.0, name="a")
+            i = tf.identity(x, name="i")
+            with tf.colocate_with(i.op):
+                b = tf.add(a, 1.0, name="b")
+            return b
+        tf.cond(x > 0, branch, lambda: x, name="c")
+    g2 = tf.Graph()
+    with g2.as_default():
+        tf.import_graph_def(g.as_graph_def(), name="imp")
+    then = g2.get_operation_by_name("imp/c/If").get_attr("then_branch")
+    by_name = {op.name: op for op in then.get_operations()}
+    assert by_name["c/a"].get_attr("_class") == ["loc:@imp/v"]  # an outer op: prefixed like it
+    assert by_name["c/b"].get_attr("_class") == ["loc:@c/i"]    # the function's own op: unchanged
