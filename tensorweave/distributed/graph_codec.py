@@ -26,9 +26,11 @@ def node_def(name, op_type, inputs, device, attrs, out_types, out_shapes, out=No
     return nd
 
 
-def encode_op(op, inputs=None, out=None):
-    """The NodeDef of `op`, with `inputs` (names) replacing its own inputs when given."""
-    nd = graph_io.node_def(op)
+def encode_op(op, inputs=None, out=None, library=None):
+    """The NodeDef of `op`, with `inputs` (names) replacing its own inputs when given. FuncGraphs
+    its attrs reference (cond branches, loop bodies) go into `library` (a
+    graph_io.FunctionLibrary, whose `functions` the caller ships in GraphDef.library)."""
+    nd = graph_io.node_def(op, library=library)
     if inputs is not None:
         del nd.input[:]
         nd.input.extend(inputs)
@@ -38,10 +40,12 @@ def encode_op(op, inputs=None, out=None):
     return nd
 
 
-def import_nodes(graph, nodes):
-    """Adds NodeDefs to `graph` under their own names; returns the ops in the order given."""
+def import_nodes(graph, nodes, functions=()):
+    """Adds NodeDefs (and the FunctionDefs they use) to `graph` under their own names; returns the
+    ops in the order given."""
     gd = graph_pb2.GraphDef()
     gd.node.extend(nodes)
+    gd.library.function.extend(functions)
     with graph.as_default():
         graph_io.import_graph_def(gd, name="")
     return [graph._ops_by_name[nd.name] for nd in gd.node]
@@ -58,5 +62,5 @@ def graph_to_graph_def(graph, out=None, start=0):
 
 def graph_from_graph_def(graph_def, graph=None):
     graph = graph if graph is not None else Graph()
-    import_nodes(graph, graph_def.node)
+    import_nodes(graph, graph_def.node, graph_def.library.function)
     return graph

@@ -14,7 +14,7 @@ the variable lives, and `colocate_with` (`_class: loc:@x`) is honoured. Devices 
 are left to that task's runtime.
 """
 
-from ..framework import errors, registry
+from ..framework import errors, graph_io, registry
 from ..framework.device import DeviceSpec
 from ..framework.graph import Operation
 from ..framework.tensor_shape import TensorShape
@@ -112,10 +112,13 @@ def partition_step(fetches, feeds, cluster, default_job, default_task):
     needed_ops = set(order)
     parts = {}
 
+    libraries = {}  # task -> FunctionLibrary of the cond/while functions its ops use
+
     def part(task):
         p = parts.get(task)
         if p is None:
             p = parts[task] = Partition(task)
+            libraries[task] = graph_io.FunctionLibrary()
         return p
 
     # Which tensors (and control edges) leave their task, and for which tasks.
@@ -165,7 +168,7 @@ def partition_step(fetches, feeds, cluster, default_job, default_task):
             if c not in needed_ops:
                 continue
             inputs.append("^" + (ctl_recv[(c, here)] if tasks[c] != here else c._name))
-        graph_codec.encode_op(op, inputs, out=p.graph_def.node.add())
+        graph_codec.encode_op(op, inputs, out=p.graph_def.node.add(), library=libraries[here])
         # Sends right after the producer; each receive at the same place in its partition.
         for t in op._outputs:
             for dst in sorted(sends.get(t, ())):
@@ -188,7 +191,8 @@ def partition_step(fetches, feeds, cluster, default_job, default_task):
             part(tasks[f]).targets.append(f._name)
         elif f not in fed:
             part(tasks[f._op]).fetches.append((f.name, i))
-    for p in parts.values():
+    for task, p in parts.items():
+        p.graph_def.library.function.extend(libraries[task].functions)
         for nd in p.graph_def.node:
             if nd.op == SEND:
                 p.targets.append(nd.name)

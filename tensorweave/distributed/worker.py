@@ -205,7 +205,7 @@ class Worker:
     # -- registration ----------------------------------------------------------------------
     def register_graph(self, graph_def, feeds, fetches, targets, session_handle=""):
         graph = Graph()
-        ops = graph_codec.import_nodes(graph, graph_def.node)
+        ops = graph_codec.import_nodes(graph, graph_def.node, graph_def.library.function)
         ctx = _WorkerContext(self)
         try:
             fetch_elems = [graph.get_tensor_by_name(n) for n in fetches] + \

@@ -73,6 +73,22 @@ def test_step_spans_ps_and_worker_with_send_recv(cluster):
         assert np.array_equal(sess.run(v), [4, 7, 10])
 
 
+def test_control_flow_runs_on_the_ps(cluster):
+    # cond/while ops carry their branches and bodies as FunctionDefs in the partition's library.
+    spec, server, _ = cluster
+    with tf.device("/job:ps/task:0"):
+        v = tf.Variable(2.0, name="cf_var")
+        x = tf.placeholder(tf.float32, [], name="cf_x")
+        r = tf.cond(x > 0, lambda: v * x, lambda: -x)
+        _, total = tf.while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s + r), (0, 0.0))
+    with tf.device("/job:worker/task:0"):
+        out = total * 10.0
+    with tf.Session(server.target) as sess:
+        sess.run(v.initializer)
+        assert sess.run(out, {x: 3.0}) == 240.0
+        assert sess.run(out, {x: -1.0}) == 40.0
+
+
 def test_large_tensors_cross_the_wire_intact(cluster):
     spec, server, _ = cluster
     n = 3_000_000  # 12 MB of float32: several chunks each way
