@@ -13,6 +13,9 @@ from .training_util import (assert_global_step, create_global_step, get_global_s
                             global_step)
 from .checkpoint_api import *  # noqa: F401,F403  (Saver, checkpoints, MonitoredTrainingSession, hooks)
 from .device_setter import GreedyLoadBalancingStrategy, replica_device_setter  # noqa: F401
+from .coordinator import Coordinator  # noqa: F401
+from .queue_runner import QueueRunner, add_queue_runner, start_queue_runners  # noqa: F401
+from .sync_replicas_optimizer import SyncReplicasOptimizer  # noqa: F401
 from ..lib.io.example_protos import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,  # noqa: F401
                                      FloatList, Int64List, SequenceExample)
 from ..framework.meta_graph import export_meta_graph, import_meta_graph  # noqa: F401
@@ -36,4 +39,5 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Adagra
            "exponential_decay", "piecewise_constant", "polynomial_decay", "natural_exp_decay",
            "inverse_time_decay", "cosine_decay", "cosine_decay_restarts", "linear_cosine_decay",
            "global_step", "get_global_step", "create_global_step", "get_or_create_global_step",
-           "assert_global_step", "replica_device_setter", "GreedyLoadBalancingStrategy"] + list(_DISTRIBUTED)
+           "assert_global_step", "replica_device_setter", "GreedyLoadBalancingStrategy", "Coordinator", "QueueRunner",
+           "add_queue_runner", "start_queue_runners", "SyncReplicasOptimizer"] + list(_DISTRIBUTED)

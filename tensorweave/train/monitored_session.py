@@ -316,11 +316,48 @@ class _RecoverableSession(_WrappedSession):
 
 
 class _CoordinatedSession(_WrappedSession):
-    """The session plus the hooks' stop requests; closing it stops the hooks' session."""
+    """The session plus a Coordinator (queue-runner threads, hooks' threads): stops when the
+    coordinator stops, re-raises an error a thread reported; closing it asks the threads to
+    stop, joins them (at most stop_grace_period_secs), then closes the session."""
 
-    def __init__(self, sess, stop_grace_period_secs=120):
+    def __init__(self, sess, coord=None, stop_grace_period_secs=120):
         super().__init__(sess)
+        self._coord = coord
         self._stop_grace_period_secs = stop_grace_period_secs
+
+    def _check_stop(self):
+        if self._coord is None:
+            return False
+        self._coord.raise_requested_exception()
+        return self._coord.should_stop()
+
+    def close(self):
+        if self._coord is None:
+            return super().close()
+        self._coord.request_stop()
+        try:
+            self._coord.join(stop_grace_period_secs=self._stop_grace_period_secs, ignore_live_threads=True)
+        finally:
+            try:
+                _WrappedSession.close(self)
+            except Exception:  # noqa: BLE001 - TF ignores errors closing here too
+                pass
+
+    def run(self, *args, **kwargs):
+        try:
+            return self._sess.run(*args, **kwargs)
+        except _PREEMPTION_ERRORS:
+            raise
+        except Exception:
+            # A thread's error (e.g. the chief's queue runner losing a ps) is the root cause.
+            if self._coord is not None:
+                try:
+                    self._coord.raise_requested_exception()
+                except _PREEMPTION_ERRORS:
+                    raise
+                except Exception:  # noqa: BLE001
+                    pass
+            raise
 
     def _tf_sess(self):
         return self._sess._tf_sess()
@@ -389,9 +426,17 @@ class _HookedSessionCreator(SessionCreator):
 
     def create_session(self):
         self.tf_sess = self._session_creator.create_session()
+        # Like TF: threads of the QUEUE_RUNNERS collection start with a Coordinator that the hooks
+        # get too (no exception type counts as a clean stop).
+        from .coordinator import Coordinator
+        from .queue_runner import start_queue_runners
+        self.coord = Coordinator(clean_stop_exception_types=[])
+        if self.tf_sess.graph.get_collection(GraphKeys.QUEUE_RUNNERS):
+            start_queue_runners(sess=self.tf_sess, coord=self.coord)
         for hook in self._hooks:
-            hook.after_create_session(self.tf_sess, None)
-        return _CoordinatedSession(_HookedSession(self.tf_sess, self._hooks), self._stop_grace_period_secs)
+            hook.after_create_session(self.tf_sess, self.coord)
+        return _CoordinatedSession(_HookedSession(self.tf_sess, self._hooks), self.coord,
+                                   self._stop_grace_period_secs)
 
 
 # -- monitored sessions ------------------------------------------------------------------------------
