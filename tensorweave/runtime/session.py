@@ -17,6 +17,7 @@ from .devices import DeviceAttributes, local_devices
 from .executor import DeviceRunners, TracedPlan, compile_step
 from .plan import KernelContext, StepContext, compile_plan
 from .resources import ResourceManager
+from .memory import tune_allocator
 from .threads import set_intra_op_threads
 
 # Ops estimated above this many flops run on the inter-op pool (a hand-off costs ~20-50 us).
@@ -187,6 +188,7 @@ class BaseSession:
         """inter_op_parallelism_threads sizes the pool for expensive independent ops (0: one per
         core; 1: everything inline); intra_op_parallelism_threads sets BLAS's threads."""
         config = self._config
+        tune_allocator()
         if config.intra_op_parallelism_threads > 0:
             set_intra_op_threads(config.intra_op_parallelism_threads)
         n = config.inter_op_parallelism_threads or (os.cpu_count() or 1)
