@@ -42,3 +42,16 @@ def test_demo_command(capsys):
     assert ptb.NAME == "ptb" and ptb.SUMMARY
     args = parser.parse_args(["--steps", "1", "--no-progress"])
     assert args.softmax == "full" and args.steps == 1
+
+
+@pytest.mark.slow
+def test_benchmark_runs():
+    import os
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run([sys.executable, os.path.join(root, "benchmarks", "lstm_lm.py"), "--only", "numpy",
+                        "tensorweave", "--steps", "1", "--warmup", "1", "--rounds", "1", "--threads", "1"],
+                       capture_output=True, text=True, timeout=600, cwd=root)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "skipped" not in r.stdout and "tensorweave-sampled" in r.stdout, r.stdout
