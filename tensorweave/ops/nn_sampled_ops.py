@@ -28,7 +28,7 @@ def _sum_rows(x):
 
 def _as_list(weights):
     try:
-        from .variables import PartitionedVariable
+        from .partitioned_variables import PartitionedVariable
         if isinstance(weights, PartitionedVariable):
             return list(weights)
     except ImportError:

@@ -188,3 +188,15 @@ def test_embedding_lookup_sparse_errors():
         tf.nn.embedding_lookup_sparse(params, tf.constant([1]), None)
     with pytest.raises(TypeError, match="sp_weights must be either None or SparseTensor"):
         tf.nn.embedding_lookup_sparse(params, ids, tf.constant([1.0]))
+
+
+def test_partitioned_variable_lookup():
+    with tf.variable_scope("e", partitioner=tf.fixed_size_partitioner(3)):
+        v = tf.get_variable("emb", [10, 2])
+    ids = [0, 4, 9, 3]
+    e = tf.nn.embedding_lookup(v, ids, partition_strategy="div")
+    assert all(isinstance(g, tf.IndexedSlices) for g in tf.gradients(tf.reduce_sum(e), list(v)))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        full = np.concatenate(sess.run(list(v)))     # shards of 4, 3, 3 rows: TF's "div" layout
+        np.testing.assert_array_equal(sess.run(e), full[ids])
