@@ -18,7 +18,7 @@ from .executor import DeviceRunners, TracedPlan, compile_step
 from .plan import KernelContext, StepContext, compile_plan
 from .resources import ResourceManager
 from .memory import tune_allocator
-from .threads import set_intra_op_threads
+from .threads import get_intra_op_threads, set_intra_op_threads
 
 # Ops estimated above this many flops run on the inter-op pool (a hand-off costs ~20-50 us).
 PARALLEL_FLOPS = 20e6
@@ -185,13 +185,18 @@ class BaseSession:
         self._default_session_cm = None
 
     def _configure_threads(self):
-        """inter_op_parallelism_threads sizes the pool for expensive independent ops (0: one per
-        core; 1: everything inline); intra_op_parallelism_threads sets BLAS's threads."""
+        """inter_op_parallelism_threads sizes the pool for expensive independent ops (1:
+        everything inline; 0: as many as the cores leave room for beside BLAS's own threads, so
+        two concurrent matmuls do not oversubscribe the cores); intra_op_parallelism_threads sets
+        BLAS's threads."""
         config = self._config
         tune_allocator()
         if config.intra_op_parallelism_threads > 0:
             set_intra_op_threads(config.intra_op_parallelism_threads)
-        n = config.inter_op_parallelism_threads or (os.cpu_count() or 1)
+        n = config.inter_op_parallelism_threads
+        if n == 0:
+            blas = get_intra_op_threads() or 1
+            n = max(1, (os.cpu_count() or 1) // blas)
         self._ctx.pool = None
         self._ctx.parallel_flops = PARALLEL_FLOPS
         if n > 1:
