@@ -54,9 +54,20 @@ class ResourceManager:
         return [(k, v) for k, v in list(self._resources.items()) if kind is None or k[0] == kind]
 
     def clear(self, containers=None):
+        """Drops resources (all, or those in `containers`); a resource with a `cancel()` method
+        (queues, accumulators, iterators) is cancelled first, so ops blocked on it end."""
         with self._lock:
             if containers is None:
+                dropped = list(self._resources.values())
                 self._resources.clear()
             else:
+                dropped = []
                 for key in [k for k in self._resources if k[1] in containers]:
-                    del self._resources[key]
+                    dropped.append(self._resources.pop(key))
+        for r in dropped:
+            cancel = getattr(r, "cancel", None)
+            if callable(cancel):
+                try:
+                    cancel()
+                except Exception:  # noqa: BLE001 - closing must not fail on one resource
+                    pass
