@@ -16,6 +16,10 @@ from .device_setter import GreedyLoadBalancingStrategy, replica_device_setter  #
 from .coordinator import Coordinator  # noqa: F401
 from .queue_runner import QueueRunner, add_queue_runner, start_queue_runners  # noqa: F401
 from .sync_replicas_optimizer import SyncReplicasOptimizer  # noqa: F401
+from .coordinator import LooperThread  # noqa: F401
+from .input import (batch, batch_join, input_producer, limit_epochs, maybe_batch, maybe_shuffle_batch,  # noqa: F401
+                    range_input_producer, shuffle_batch, shuffle_batch_join, slice_input_producer,
+                    string_input_producer)
 from ..lib.io.example_protos import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,  # noqa: F401
                                      FloatList, Int64List, SequenceExample)
 from ..framework.meta_graph import export_meta_graph, import_meta_graph  # noqa: F401
@@ -40,4 +44,6 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Adagra
            "inverse_time_decay", "cosine_decay", "cosine_decay_restarts", "linear_cosine_decay",
            "global_step", "get_global_step", "create_global_step", "get_or_create_global_step",
            "assert_global_step", "replica_device_setter", "GreedyLoadBalancingStrategy", "Coordinator", "QueueRunner",
-           "add_queue_runner", "start_queue_runners", "SyncReplicasOptimizer"] + list(_DISTRIBUTED)
+           "add_queue_runner", "start_queue_runners", "SyncReplicasOptimizer", "batch", "batch_join",
+           "shuffle_batch", "shuffle_batch_join", "maybe_batch", "maybe_shuffle_batch", "input_producer",
+           "string_input_producer", "range_input_producer", "slice_input_producer", "limit_epochs"] + list(_DISTRIBUTED)

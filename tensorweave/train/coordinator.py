@@ -14,7 +14,7 @@ import time
 from ..framework import errors
 from ..platform import tf_logging as logging
 
-__all__ = ["Coordinator"]
+__all__ = ["Coordinator", "LooperThread"]
 
 
 class Coordinator:
@@ -121,3 +121,55 @@ class Coordinator:
             if self._exc_info_to_raise:
                 _, ex, tb = self._exc_info_to_raise
                 raise ex.with_traceback(tb)
+
+    def loop(self, timer_interval_secs, target, args=None, kwargs=None):
+        """Starts a LooperThread calling `target` every `timer_interval_secs` until stop."""
+        return LooperThread.loop(self, timer_interval_secs, target, args, kwargs)
+
+
+class LooperThread(threading.Thread):
+    """A thread calling `target` (or `run_loop`) every `timer_interval_secs` until the
+    coordinator stops."""
+
+    def __init__(self, coord, timer_interval_secs, target=None, args=None, kwargs=None):
+        if not isinstance(coord, Coordinator):
+            raise ValueError("'coord' argument must be a Coordinator: %s" % coord)
+        super().__init__()
+        self.daemon = True
+        self._coord = coord
+        self._timer_interval_secs = timer_interval_secs
+        self._target = target
+        if self._target:
+            self._args = args or ()
+            self._kwargs = kwargs or {}
+        elif args or kwargs:
+            raise ValueError("'args' and 'kwargs' argument require that you also pass 'target'")
+        self._coord.register_thread(self)
+
+    @staticmethod
+    def loop(coord, timer_interval_secs, target, args=None, kwargs=None):
+        looper = LooperThread(coord, timer_interval_secs, target=target, args=args, kwargs=kwargs)
+        looper.start()
+        return looper
+
+    def run(self):
+        with self._coord.stop_on_exception():
+            self.start_loop()
+            if self._timer_interval_secs is None:
+                self.run_loop()
+            else:
+                next_timer_time = time.time()
+                while not self._coord.wait_for_stop(next_timer_time - time.time()):
+                    next_timer_time += self._timer_interval_secs
+                    self.run_loop()
+            self.stop_loop()
+
+    def start_loop(self):
+        pass
+
+    def stop_loop(self):
+        pass
+
+    def run_loop(self):
+        if self._target:
+            self._target(*self._args, **self._kwargs)
