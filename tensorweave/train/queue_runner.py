@@ -65,7 +65,11 @@ class QueueRunner:
                                 logging.debug("Ignored exception: %s", e)
                         return
         except Exception as e:  # noqa: BLE001 - reported to the coordinator
-            if coord:
+            if coord and coord.should_stop() and isinstance(e, errors.CancelledError):
+                # The session was closed after the stop request (its blocked op cancelled):
+                # the expected way a runner blocked in a run ends, not an error to report.
+                logging.debug("QueueRunner %s cancelled after stop: %s", self.name, e)
+            elif coord:
                 coord.request_stop(e)
             else:
                 logging.error("Exception in QueueRunner: %s", e)
