@@ -58,6 +58,7 @@ from .platform import app, flags, gfile  # noqa: E402
 from .platform import tf_logging as logging  # noqa: E402
 from . import initializers, layers, losses, math, nn, random, train  # noqa: E402,A004  (namespaces)
 from . import io, python_io  # noqa: E402  (namespaces: TFRecord files, Example protos)
+from . import data  # noqa: E402  (tf.data: Dataset, Iterator, TFRecordDataset)
 from . import summary  # noqa: E402  (tf.summary: summary ops, event files)
 from . import saved_model  # noqa: E402  (tf.saved_model: SavedModel export and loading)
 from . import metrics  # noqa: E402  (tf.metrics: accuracy, mean)

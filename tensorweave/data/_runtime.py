@@ -1,0 +1,206 @@
+"""What runs under an iterator: per-element functions compiled from FuncGraphs, and the
+background stages (prefetch, parallel map) with bounded buffers and stop events.
+
+An iterator's pipeline is a chain of Python generators yielding flat tuples of NumPy arrays.
+Stages that use threads start daemon threads that check the pipeline's stop event at least every
+0.1 s, so closing the session (or re-initializing the iterator) ends them and none blocks process
+exit.
+"""
+
+import threading
+import weakref
+
+from ..framework import errors
+from ..runtime.plan import StepContext, compile_plan
+
+_POLL = 0.1
+
+
+class PipelineContext:
+    """Shared by the stages of one iterator pipeline: the kernel context (array namespace,
+    resources) and the stop event."""
+
+    def __init__(self, ctx, stop):
+        self.ctx = ctx
+        self.stop = stop
+
+    def check(self):
+        if self.stop.is_set():
+            raise errors.CancelledError(None, None, "Iterator was cancelled")
+
+
+class CompiledFunction:
+    """A traced dataset function (map/filter/flat_map...): a FuncGraph compiled once per session
+    into a plan that takes the element's components, then the captured outer values."""
+
+    def __init__(self, func_graph, fetches=None):
+        self.graph = func_graph
+        self.fetches = [t for t in (fetches if fetches is not None else func_graph.outputs)]
+        self.captures = list(func_graph.external_captures)
+        self._plans = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
+
+    def bind(self, valmap, ctx):
+        """A function of the flat element components returning the flat outputs (a list)."""
+        plan = self._plans.get(ctx)
+        if plan is None:
+            with self._lock:
+                plan = self._plans.get(ctx)
+                if plan is None:
+                    plan = compile_plan(self.fetches, list(self.graph.inputs), ctx)
+                    self._plans[ctx] = plan
+        captured = [valmap[t] for t in self.captures]
+        step = StepContext(0) if plan.needs_step else None
+        run = plan.run
+
+        if not captured:
+            return lambda *args: run(step, args)
+        return lambda *args: run(step, list(args) + captured)
+
+
+class _End:
+    """Marks the end of a stage's input (optionally carrying the error that ended it)."""
+
+    def __init__(self, error=None):
+        self.error = error
+
+
+def _put(q, item, rt):
+    import queue as _queue
+    while not rt.stop.is_set():
+        try:
+            q.put(item, timeout=_POLL)
+            return True
+        except _queue.Full:
+            continue
+    return False
+
+
+def prefetch(make_input, buffer_size, rt):
+    """Yields the input's elements, computed ahead by a daemon thread (at most `buffer_size`)."""
+    import queue as _queue
+    q = _queue.Queue(max(1, buffer_size))
+    local_stop = threading.Event()
+
+    class _Stop:  # the worker stops on either the pipeline's or this stage's stop event
+        @staticmethod
+        def is_set():
+            return rt.stop.is_set() or local_stop.is_set()
+
+    wrt = PipelineContext(rt.ctx, _Stop)
+
+    def work():
+        it = make_input()
+        try:
+            for item in it:
+                if not _put(q, item, wrt):
+                    return
+            _put(q, _End(), wrt)
+        except BaseException as e:  # noqa: BLE001 - handed to the consumer
+            _put(q, _End(e), wrt)
+        finally:
+            close = getattr(it, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except Exception:  # noqa: BLE001
+                    pass
+
+    t = threading.Thread(target=work, name="tensorweave-prefetch", daemon=True)
+    t.start()
+    try:
+        while True:
+            try:
+                item = q.get(timeout=_POLL)
+            except _queue.Empty:
+                rt.check()
+                if not t.is_alive() and q.empty():
+                    return
+                continue
+            if isinstance(item, _End):
+                if item.error is not None:
+                    raise item.error
+                return
+            yield item
+    finally:
+        local_stop.set()
+        t.join(1.0)
+
+
+def parallel_map(make_input, fn, num_parallel_calls, rt):
+    """Yields fn(*element) for each input element, in order, computed by `num_parallel_calls`
+    daemon threads with at most 2 * num_parallel_calls results outstanding."""
+    n = max(1, int(num_parallel_calls))
+    window = 2 * n
+    cv = threading.Condition()
+    state = {"next_in": 0, "next_out": 0, "end": None, "error": None, "stopped": False}
+    results = {}
+    it = make_input()
+    in_lock = threading.Lock()
+
+    def stopped():
+        return state["stopped"] or rt.stop.is_set()
+
+    def work():
+        while True:
+            with cv:
+                while state["next_in"] - state["next_out"] >= window and not stopped():
+                    cv.wait(_POLL)
+                if stopped() or state["end"] is not None:
+                    return
+            with in_lock:
+                if state["end"] is not None:
+                    return
+                seq = state["next_in"]
+                try:
+                    element = next(it)
+                except StopIteration:
+                    with cv:
+                        state["end"] = seq
+                        cv.notify_all()
+                    return
+                except BaseException as e:  # noqa: BLE001
+                    with cv:
+                        state["end"] = seq
+                        results[seq] = _End(e)
+                        cv.notify_all()
+                    return
+                state["next_in"] = seq + 1
+            try:
+                out = fn(*element)
+            except BaseException as e:  # noqa: BLE001
+                out = _End(e)
+            with cv:
+                results[seq] = out
+                cv.notify_all()
+
+    threads = [threading.Thread(target=work, name="tensorweave-map", daemon=True) for _ in range(n)]
+    for t in threads:
+        t.start()
+    try:
+        while True:
+            with cv:
+                seq = state["next_out"]
+                while seq not in results:
+                    if state["end"] is not None and seq >= state["end"]:
+                        return
+                    rt.check()
+                    cv.wait(_POLL)
+                out = results.pop(seq)
+                state["next_out"] = seq + 1
+                cv.notify_all()
+            if isinstance(out, _End):
+                raise out.error
+            yield out
+    finally:
+        with cv:
+            state["stopped"] = True
+            cv.notify_all()
+        for t in threads:
+            t.join(1.0)
+        close = getattr(it, "close", None)
+        if close is not None and not any(t.is_alive() for t in threads):
+            try:
+                close()
+            except Exception:  # noqa: BLE001
+                pass

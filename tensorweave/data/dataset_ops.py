@@ -1,0 +1,860 @@
+"""`tf.data.Dataset` (TF1 graph-mode API): sources, transformations and their static types/shapes.
+
+A Dataset is a description: a node with its input datasets, the graph tensors it captures
+(`from_tensor_slices(placeholder)`, a batch size tensor, tensors a map function uses) and, for
+map/filter/flat_map, a Python function traced once into a FuncGraph. Nothing runs until an
+iterator is initialized: the initializer op takes every captured tensor as an input, and its
+kernel binds the description to those values, giving a chain of generators (see iterator_ops).
+"""
+
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework import errors
+from ..framework.constant_op import convert_to_tensor
+from ..framework.func_graph import flatten, func_graph_from_py_func, pack_sequence_as
+from ..framework.graph import Tensor
+from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
+from ..ops import random_ops
+from . import _runtime
+
+__all__ = ["Dataset", "DatasetV1"]
+
+AUTOTUNE = -1
+
+
+def _dims(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def _normalize(element, name="component"):
+    """Converts the leaves of a (tuple/dict) structure to Tensors; a list is one tensor (TF)."""
+    if isinstance(element, tuple):
+        items = [_normalize(x, name) for x in element]
+        return type(element)(*items) if hasattr(element, "_fields") else tuple(items)
+    if isinstance(element, dict):
+        return {k: _normalize(v, name) for k, v in element.items()}
+    return convert_to_tensor(element, name=name)
+
+
+def _structure_of(element):
+    """The structure with leaves replaced by their flat index."""
+    flat = flatten(element)
+    return pack_sequence_as(element, list(range(len(flat))))
+
+
+def _most_specific(a, b):
+    if a.ndims is None or b.ndims is None or a.ndims != b.ndims:
+        return unknown_shape()
+    return TensorShape([x if x == y else None for x, y in zip(a.as_list(), b.as_list())])
+
+
+class DatasetV1:
+    """Base of every dataset. Subclasses set `_structure`, `_types`, `_shapes` (flat lists), list
+    their input datasets in `_inputs` and captured tensors in `_captures`, and implement
+    `_bind(valmap, rt) -> make()`, where make() returns a fresh generator of flat tuples."""
+
+    _inputs = ()
+    _captures = ()
+
+    def _set_element(self, structure, types, shapes):
+        self._structure = structure
+        self._types = list(types)
+        self._shapes = [as_shape(s) for s in shapes]
+
+    # -- TF1 properties --------------------------------------------------------------------------
+    @property
+    def output_types(self):
+        return pack_sequence_as(self._structure, self._types)
+
+    @property
+    def output_shapes(self):
+        return pack_sequence_as(self._structure, self._shapes)
+
+    @property
+    def output_classes(self):
+        return pack_sequence_as(self._structure, [Tensor] * len(self._types))
+
+    @property
+    def element_spec(self):
+        from .iterator_ops import TensorSpec
+        return pack_sequence_as(self._structure, [TensorSpec(s, t) for s, t in zip(self._shapes, self._types)])
+
+    def __repr__(self):
+        return (f"<{type(self).__name__} shapes: {self.output_shapes}, types: {self.output_types}>")
+
+    def all_captures(self):
+        """Every graph tensor the pipeline needs, deduplicated, in a fixed order."""
+        out, seen = [], set()
+        stack = [self]
+        while stack:
+            ds = stack.pop()
+            for t in ds._captures:
+                if t not in seen:
+                    seen.add(t)
+                    out.append(t)
+            stack.extend(reversed(list(ds._inputs)))
+        return out
+
+    def _graph(self):
+        caps = self.all_captures()
+        return caps[0].graph if caps else None
+
+    # -- sources -----------------------------------------------------------------------------------
+    @staticmethod
+    def from_tensor_slices(tensors):
+        """Elements are the slices of `tensors` (a tensor or a tuple/dict of them) along dim 0."""
+        return TensorSliceDataset(tensors)
+
+    @staticmethod
+    def from_tensors(tensors):
+        """A dataset with the single element `tensors`."""
+        return TensorDataset(tensors)
+
+    @staticmethod
+    def range(*args, output_type=_dtypes.int64):
+        """range(stop), range(start, stop[, step]) as int64 scalars."""
+        return RangeDataset(*args, output_type=output_type)
+
+    @staticmethod
+    def zip(datasets):
+        return ZipDataset(datasets)
+
+    @staticmethod
+    def from_generator(generator, output_types, output_shapes=None, args=None):
+        from .readers import GeneratorDataset
+        return GeneratorDataset(generator, output_types, output_shapes, args)
+
+    @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None):
+        import glob as _glob
+        pats = [file_pattern] if isinstance(file_pattern, (str, bytes)) else list(file_pattern)
+        files = sorted(f for p in pats for f in _glob.glob(p.decode() if isinstance(p, bytes) else p))
+        if not files:
+            raise errors.InvalidArgumentError(None, None, f"No files matched pattern: {', '.join(map(str, pats))}")
+        ds = TensorSliceDataset(convert_to_tensor(files, dtype=_dtypes.string))
+        if shuffle is None or shuffle:
+            ds = ds.shuffle(len(files), seed=seed)
+        return ds
+
+    # -- transformations ---------------------------------------------------------------------------
+    def concatenate(self, dataset):
+        return ConcatenateDataset(self, dataset)
+
+    def map(self, map_func, num_parallel_calls=None, deterministic=None):
+        """Applies `map_func` to each element (traced once into a graph function)."""
+        return MapDataset(self, map_func, num_parallel_calls)
+
+    def flat_map(self, map_func):
+        """`map_func(element)` returns a Dataset; its elements are produced in turn."""
+        return FlatMapDataset(self, map_func)
+
+    def interleave(self, map_func, cycle_length=None, block_length=1, num_parallel_calls=None,
+                   deterministic=None):
+        """Like flat_map, cycling through `cycle_length` inner datasets `block_length` at a time."""
+        return InterleaveDataset(self, map_func, cycle_length, block_length)
+
+    def filter(self, predicate):
+        """Keeps the elements for which `predicate` (a scalar bool function) is true."""
+        return FilterDataset(self, predicate)
+
+    def batch(self, batch_size, drop_remainder=False):
+        return BatchDataset(self, batch_size, drop_remainder)
+
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False):
+        return PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
+
+    def unbatch(self):
+        return UnbatchDataset(self)
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None):
+        return ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration)
+
+    def repeat(self, count=None):
+        return RepeatDataset(self, count)
+
+    def prefetch(self, buffer_size):
+        return PrefetchDataset(self, buffer_size)
+
+    def take(self, count):
+        return TakeDataset(self, count)
+
+    def skip(self, count):
+        return SkipDataset(self, count)
+
+    def cache(self, filename=""):
+        return CacheDataset(self, filename)
+
+    def apply(self, transformation_func):
+        out = transformation_func(self)
+        if not isinstance(out, DatasetV1):
+            raise TypeError("`transformation_func` must return a Dataset. Got {}.".format(out))
+        return out
+
+    def with_options(self, options):
+        return self
+
+    # -- iterators ---------------------------------------------------------------------------------
+    def make_one_shot_iterator(self):
+        from .iterator_ops import make_one_shot_iterator
+        return make_one_shot_iterator(self)
+
+    def make_initializable_iterator(self, shared_name=None):
+        from .iterator_ops import make_initializable_iterator
+        return make_initializable_iterator(self, shared_name)
+
+    def __iter__(self):
+        raise RuntimeError("dataset.__iter__() is only supported when eager execution is enabled.")
+
+
+Dataset = DatasetV1
+
+
+# -- sources ----------------------------------------------------------------------------------------
+
+class TensorSliceDataset(DatasetV1):
+    def __init__(self, tensors):
+        element = _normalize(tensors)
+        flat = flatten(element)
+        if not flat:
+            raise ValueError("Invalid `element`. `element` should not be empty.")
+        dim0 = None
+        for t in flat:
+            s = t.shape.with_rank_at_least(1)
+            d = s[0] if not hasattr(s[0], "value") else s[0].value
+            if d is not None:
+                if dim0 is not None and d != dim0:
+                    raise ValueError(f"Dimensions {dim0} and {d} are not compatible")
+                dim0 = d
+        self._captures = flat
+        self._set_element(_structure_of(element), [t.dtype.base_dtype for t in flat],
+                          [t.shape[1:] for t in flat])
+
+    def _bind(self, valmap, rt):
+        vals = [np.asarray(valmap[t]) for t in self._captures]
+        n = vals[0].shape[0]
+        for v in vals[1:]:
+            if v.shape[0] != n:
+                raise errors.InvalidArgumentError(
+                    None, None, f"All components must have the same size in the 0th dimension: "
+                                f"{n} vs. {v.shape[0]}")
+
+        def make():
+            for i in range(n):
+                yield tuple(v[i] for v in vals)
+        return make
+
+
+class TensorDataset(DatasetV1):
+    def __init__(self, tensors):
+        element = _normalize(tensors)
+        flat = flatten(element)
+        self._captures = flat
+        self._set_element(_structure_of(element), [t.dtype.base_dtype for t in flat], [t.shape for t in flat])
+
+    def _bind(self, valmap, rt):
+        vals = tuple(np.asarray(valmap[t]) for t in self._captures)
+
+        def make():
+            yield vals
+        return make
+
+
+class RangeDataset(DatasetV1):
+    def __init__(self, *args, output_type=_dtypes.int64):
+        if len(args) == 1:
+            start, stop, step = 0, args[0], 1
+        elif len(args) == 2:
+            (start, stop), step = args, 1
+        elif len(args) == 3:
+            start, stop, step = args
+        else:
+            raise ValueError(f"Invalid arguments to RangeDataset: {args}")
+        self._captures = [convert_to_tensor(x, dtype=_dtypes.int64, name=n)
+                          for x, n in zip((start, stop, step), ("start", "stop", "step"))]
+        self._dtype = _dtypes.as_dtype(output_type)
+        self._set_element(0, [self._dtype], [TensorShape([])])
+
+    def _bind(self, valmap, rt):
+        start, stop, step = (int(valmap[t]) for t in self._captures)
+        if step == 0:
+            raise errors.InvalidArgumentError(None, None, "step must be a non-zero integer.")
+        np_dtype = self._dtype.as_numpy_dtype
+
+        def make():
+            for i in range(start, stop, step):
+                yield (np.array(i, np_dtype),)
+        return make
+
+
+class ZipDataset(DatasetV1):
+    def __init__(self, datasets):
+        flat = flatten(datasets)
+        for ds in flat:
+            if not isinstance(ds, DatasetV1):
+                raise TypeError(f"Invalid `datasets`. `datasets` is expected to be a (nested) structure of "
+                                f"`tf.data.Dataset` objects. Encountered object with type {type(ds)}.")
+        self._datasets = datasets
+        self._inputs = flat
+        structures, types, shapes, offset = [], [], [], 0
+        for ds in flat:
+            structures.append(pack_sequence_as(ds._structure, [i + offset for i in flatten(ds._structure)]))
+            offset += len(ds._types)
+            types += ds._types
+            shapes += ds._shapes
+        self._set_element(pack_sequence_as(datasets, structures), types, shapes)
+
+    def _bind(self, valmap, rt):
+        makes = [ds._bind(valmap, rt) for ds in self._inputs]
+
+        def make():
+            its = [m() for m in makes]
+            try:
+                while True:
+                    out = ()
+                    for it in its:
+                        try:
+                            out += tuple(next(it))
+                        except StopIteration:
+                            return
+                    yield out
+            finally:
+                for it in its:
+                    it.close()
+        return make
+
+
+class ConcatenateDataset(DatasetV1):
+    def __init__(self, input_dataset, dataset_to_concatenate):
+        a, b = input_dataset, dataset_to_concatenate
+        if a._types != b._types or len(flatten(a._structure)) != len(flatten(b._structure)):
+            raise TypeError(f"Incompatible dataset elements:\n  {a.output_types} vs.   {b.output_types}")
+        self._inputs = (a, b)
+        self._set_element(a._structure, a._types, [_most_specific(x, y) for x, y in zip(a._shapes, b._shapes)])
+
+    def _bind(self, valmap, rt):
+        ma, mb = (ds._bind(valmap, rt) for ds in self._inputs)
+
+        def make():
+            yield from ma()
+            yield from mb()
+        return make
+
+
+# -- functions --------------------------------------------------------------------------------------
+
+def _call_with_element(fn, structure, flat_args):
+    element = pack_sequence_as(structure, list(flat_args))
+    if isinstance(element, tuple) and not hasattr(element, "_fields"):
+        return fn(*element)
+    return fn(element)
+
+
+def _trace(name, fn, dataset, convert_outputs=None):
+    arg_specs = [(t, s) for t, s in zip(dataset._types, dataset._shapes)]
+    return func_graph_from_py_func(name, lambda *args: _call_with_element(fn, dataset._structure, args),
+                                   arg_specs, convert_outputs=convert_outputs)
+
+
+def _listless(x):
+    """Map outputs: a list is a tuple of components (TF1 converts it, with a warning)."""
+    if isinstance(x, list):
+        return tuple(_listless(v) for v in x)
+    if isinstance(x, tuple) and not hasattr(x, "_fields"):
+        return tuple(_listless(v) for v in x)
+    if isinstance(x, dict):
+        return {k: _listless(v) for k, v in x.items()}
+    return x
+
+
+class MapDataset(DatasetV1):
+    def __init__(self, input_dataset, map_func, num_parallel_calls=None):
+        self._inputs = (input_dataset,)
+        holder = {}
+
+        def convert(result):
+            result = _listless(result)
+            if isinstance(result, DatasetV1):
+                raise TypeError("map_func returned a Dataset; use flat_map or interleave for that.")
+            leaves = [convert_to_tensor(x) for x in flatten(result)]
+            holder["structure"] = pack_sequence_as(result, list(range(len(leaves))))
+            return leaves
+
+        fg = _trace("map_func", map_func, input_dataset, convert)
+        if any(t is None for t in fg.outputs):
+            raise TypeError("map_func must return tensors, not Operations")
+        self._fn = _runtime.CompiledFunction(fg)
+        self._captures = self._fn.captures
+        self._num_parallel_calls = num_parallel_calls
+        self._set_element(holder["structure"], [t.dtype.base_dtype for t in fg.outputs], [t.shape for t in fg.outputs])
+
+    def _bind(self, valmap, rt):
+        make_input = self._inputs[0]._bind(valmap, rt)
+        fn = self._fn.bind(valmap, rt.ctx)
+        n = self._num_parallel_calls
+        if n is not None and (n == AUTOTUNE or n > 1):
+            parallel = 2 if n == AUTOTUNE else n
+
+            def make():
+                for out in _runtime.parallel_map(make_input, fn, parallel, rt):
+                    yield tuple(out)
+            return make
+
+        def make():
+            it = make_input()
+            try:
+                for element in it:
+                    yield tuple(fn(*element))
+            finally:
+                it.close()
+        return make
+
+
+class FilterDataset(DatasetV1):
+    def __init__(self, input_dataset, predicate):
+        self._inputs = (input_dataset,)
+        fg = _trace("predicate", predicate, input_dataset)
+        out = fg.outputs
+        if len(out) != 1 or out[0] is None or out[0].dtype.base_dtype != _dtypes.bool or \
+                (out[0].shape.ndims not in (None, 0)):
+            raise ValueError("`predicate` return type must be convertible to a scalar boolean tensor. Was "
+                             f"{fg.structured_outputs}.")
+        self._fn = _runtime.CompiledFunction(fg)
+        self._captures = self._fn.captures
+        self._set_element(input_dataset._structure, input_dataset._types, input_dataset._shapes)
+
+    def _bind(self, valmap, rt):
+        make_input = self._inputs[0]._bind(valmap, rt)
+        fn = self._fn.bind(valmap, rt.ctx)
+
+        def make():
+            it = make_input()
+            try:
+                for element in it:
+                    if fn(*element)[0]:
+                        yield element
+            finally:
+                it.close()
+        return make
+
+
+class _DatasetFunction:
+    """A function element -> Dataset (flat_map, interleave): traced once; per element, a plan
+    computes the inner dataset's captured tensors, and the inner dataset is bound to them."""
+
+    def __init__(self, name, fn, dataset):
+        holder = {}
+
+        def convert(result):
+            if not isinstance(result, DatasetV1):
+                raise TypeError(f"`map_func` must return a `Dataset` object. Got {type(result)}.")
+            holder["ds"] = result
+            return result.all_captures()
+
+        fg = _trace(name, fn, dataset, convert)
+        self.inner = holder["ds"]
+        self.inner_captures = self.inner.all_captures()
+        self.fn = _runtime.CompiledFunction(fg)
+        self.captures = self.fn.captures
+
+    def bind(self, valmap, rt):
+        fn = self.fn.bind(valmap, rt.ctx)
+        inner, caps = self.inner, self.inner_captures
+
+        def make_inner(element):
+            values = fn(*element)
+            return inner._bind(dict(zip(caps, values)), rt)()
+        return make_inner
+
+
+class FlatMapDataset(DatasetV1):
+    def __init__(self, input_dataset, map_func):
+        self._inputs = (input_dataset,)
+        self._f = _DatasetFunction("flat_map_func", map_func, input_dataset)
+        self._captures = self._f.captures
+        inner = self._f.inner
+        self._set_element(inner._structure, inner._types, inner._shapes)
+
+    def _bind(self, valmap, rt):
+        make_input = self._inputs[0]._bind(valmap, rt)
+        make_inner = self._f.bind(valmap, rt)
+
+        def make():
+            it = make_input()
+            try:
+                for element in it:
+                    yield from make_inner(element)
+            finally:
+                it.close()
+        return make
+
+
+class InterleaveDataset(FlatMapDataset):
+    def __init__(self, input_dataset, map_func, cycle_length=None, block_length=1):
+        DatasetV1.__init__(self)
+        self._inputs = (input_dataset,)
+        self._f = _DatasetFunction("interleave_func", map_func, input_dataset)
+        self._captures = self._f.captures
+        self._cycle = cycle_length if cycle_length not in (None, AUTOTUNE) else 2
+        self._block = int(block_length)
+        inner = self._f.inner
+        self._set_element(inner._structure, inner._types, inner._shapes)
+
+    def _bind(self, valmap, rt):
+        make_input = self._inputs[0]._bind(valmap, rt)
+        make_inner = self._f.bind(valmap, rt)
+        cycle, block = int(self._cycle), self._block
+
+        def make():
+            it = make_input()
+            active = []
+            exhausted = False
+            try:
+                while True:
+                    while len(active) < cycle and not exhausted:
+                        try:
+                            active.append(make_inner(next(it)))
+                        except StopIteration:
+                            exhausted = True
+                    if not active:
+                        return
+                    i = 0
+                    while i < len(active):
+                        done = False
+                        for _ in range(block):
+                            try:
+                                yield next(active[i])
+                            except StopIteration:
+                                done = True
+                                break
+                        if done:
+                            active.pop(i)
+                            if not exhausted:
+                                try:
+                                    active.insert(i, make_inner(next(it)))
+                                    i += 1
+                                except StopIteration:
+                                    exhausted = True
+                        else:
+                            i += 1
+            finally:
+                it.close()
+        return make
+
+
+# -- batching ---------------------------------------------------------------------------------------
+
+def _int64_scalar(x, name):
+    return convert_to_tensor(x, dtype=_dtypes.int64, name=name)
+
+
+def _static_int(t):
+    from ..framework.constant_op import constant_value
+    v = constant_value(t)
+    return None if v is None else int(v)
+
+
+class BatchDataset(DatasetV1):
+    def __init__(self, input_dataset, batch_size, drop_remainder=False):
+        self._inputs = (input_dataset,)
+        self._batch_size = _int64_scalar(batch_size, "batch_size")
+        self._drop = _int64_scalar(drop_remainder, "drop_remainder") if isinstance(drop_remainder, Tensor) \
+            else bool(drop_remainder)
+        self._captures = [self._batch_size] + ([self._drop] if isinstance(self._drop, Tensor) else [])
+        dim = _static_int(self._batch_size) if self._drop is True else None
+        self._set_element(input_dataset._structure, input_dataset._types,
+                          [TensorShape([dim]).concatenate(s) for s in input_dataset._shapes])
+
+    def _batch(self, rows):
+        out = []
+        for i in range(len(rows[0])):
+            parts = [r[i] for r in rows]
+            first = np.shape(parts[0])
+            for j, p in enumerate(parts[1:], 1):
+                if np.shape(p) != first:
+                    raise errors.InvalidArgumentError(
+                        None, None, f"Cannot batch tensors with different shapes in component {i}. First "
+                                    f"element had shape {_dims(first)} and element {j} had shape "
+                                    f"{_dims(np.shape(p))}.")
+            out.append(np.stack(parts))
+        return tuple(out)
+
+    def _bind(self, valmap, rt):
+        n = int(valmap[self._batch_size])
+        if n <= 0:
+            raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
+        drop = bool(valmap[self._drop]) if isinstance(self._drop, Tensor) else self._drop
+        make_input = self._inputs[0]._bind(valmap, rt)
+        batch = self._batch
+
+        def make():
+            it = make_input()
+            try:
+                rows = []
+                for element in it:
+                    rows.append(element)
+                    if len(rows) == n:
+                        yield batch(rows)
+                        rows = []
+                if rows and not drop:
+                    yield batch(rows)
+            finally:
+                it.close()
+        return make
+
+
+class PaddedBatchDataset(BatchDataset):
+    def __init__(self, input_dataset, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False):
+        BatchDataset.__init__(self, input_dataset, batch_size, drop_remainder)
+        if padded_shapes is None:
+            padded = list(input_dataset._shapes)
+            if any(s.ndims is None for s in padded):
+                raise ValueError("You must provide `padded_shapes` argument because component has unknown rank.")
+        else:
+            padded = [as_shape(s) if not isinstance(s, Tensor) else unknown_shape()
+                      for s in flatten_up_to(input_dataset._structure, padded_shapes)]
+        for s, p in zip(input_dataset._shapes, padded):
+            if s.ndims is not None and p.ndims is not None and not s.is_compatible_with(p) and \
+                    any(a is not None and b is not None and a > b for a, b in zip(s.as_list(), p.as_list())):
+                raise ValueError(f"The padded shape {p} is not compatible with the shape {s} of the "
+                                 f"corresponding input component.")
+        self._padded = [tuple(d for d in (p.as_list() if p.ndims is not None else [])) for p in padded]
+        if padding_values is None:
+            self._pad_values = [b"" if t == _dtypes.string else 0 for t in input_dataset._types]
+        else:
+            self._pad_values = [np.asarray(v) if not isinstance(v, Tensor) else v
+                                for v in flatten_up_to(input_dataset._structure, padding_values)]
+            tensors = [v for v in self._pad_values if isinstance(v, Tensor)]
+            self._captures = list(self._captures) + tensors
+        dim = self._shapes[0][0].value if self._shapes and self._shapes[0].ndims else None
+        self._shapes = [TensorShape([dim]).concatenate(TensorShape(list(p))) for p in self._padded]
+
+    def _batch(self, rows, valmap=None):
+        out = []
+        for i, (padded, dt) in enumerate(zip(self._padded, self._types)):
+            parts = [np.asarray(r[i]) for r in rows]
+            dims = []
+            for j, d in enumerate(padded):
+                m = max(p.shape[j] for p in parts)
+                if d is not None and m > d:
+                    raise errors.InvalidArgumentError(
+                        None, None, f"Attempted to pad to a smaller size than the input element.")
+                dims.append(m if d is None else d)
+            np_dtype = object if dt == _dtypes.string else dt.as_numpy_dtype
+            pad = self._pad_value_arrays[i]
+            batch = np.empty((len(parts),) + tuple(dims), np_dtype)
+            batch[...] = pad
+            for j, p in enumerate(parts):
+                batch[(j,) + tuple(slice(0, s) for s in p.shape)] = p
+            out.append(batch)
+        return tuple(out)
+
+    def _bind(self, valmap, rt):
+        self._pad_value_arrays = [np.asarray(valmap[v]) if isinstance(v, Tensor) else v for v in self._pad_values]
+        return BatchDataset._bind(self, valmap, rt)
+
+
+def flatten_up_to(structure, value):
+    """`value` (with the same structure as `structure`, or one shared leaf) flattened."""
+    n = len(flatten(structure))
+    if isinstance(structure, int):
+        return [value]
+    if isinstance(structure, dict):
+        return [x for k in sorted(structure) for x in flatten_up_to(structure[k], value[k])]
+    if isinstance(structure, tuple):
+        if not isinstance(value, (tuple, list)) or len(value) != len(structure):
+            return [value] * n
+        return [x for s, v in zip(structure, value) for x in flatten_up_to(s, v)]
+    return [value]
+
+
+class UnbatchDataset(DatasetV1):
+    def __init__(self, input_dataset):
+        self._inputs = (input_dataset,)
+        self._set_element(input_dataset._structure, input_dataset._types,
+                          [s[1:] if s.ndims else unknown_shape() for s in input_dataset._shapes])
+
+    def _bind(self, valmap, rt):
+        make_input = self._inputs[0]._bind(valmap, rt)
+
+        def make():
+            for element in make_input():
+                n = np.shape(element[0])[0]
+                for i in range(n):
+                    yield tuple(c[i] for c in element)
+        return make
+
+
+# -- order and count --------------------------------------------------------------------------------
+
+class ShuffleDataset(DatasetV1):
+    def __init__(self, input_dataset, buffer_size, seed=None, reshuffle_each_iteration=None):
+        self._inputs = (input_dataset,)
+        self._buffer_size = _int64_scalar(buffer_size, "buffer_size")
+        self._captures = [self._buffer_size]
+        seed, seed2 = random_ops.get_seed(seed)
+        self._seeds = None if seed is None and seed2 is None else (int(seed or 0), int(seed2 or 0))
+        self._reshuffle = True if reshuffle_each_iteration is None else bool(reshuffle_each_iteration)
+        self._set_element(input_dataset._structure, input_dataset._types, input_dataset._shapes)
+
+    def _bind(self, valmap, rt):
+        n = int(valmap[self._buffer_size])
+        if n <= 0:
+            raise errors.InvalidArgumentError(None, None, "buffer_size must be greater than zero.")
+        make_input = self._inputs[0]._bind(valmap, rt)
+        seeds, reshuffle = self._seeds, self._reshuffle
+        epochs = rt.ctx.resources.lookup_or_create("shuffle_epochs", id(self), lambda: [0])
+
+        def make():
+            if seeds is None:
+                rng = np.random.default_rng()
+            else:
+                epoch = epochs[0] if reshuffle else 0
+                epochs[0] += 1
+                rng = np.random.default_rng([seeds[0] & 0xFFFFFFFF, seeds[1] & 0xFFFFFFFF, epoch])
+            it = make_input()
+            buf = []
+            try:
+                for element in it:
+                    if len(buf) < n:
+                        buf.append(element)
+                        if len(buf) < n:
+                            continue
+                    i = int(rng.integers(len(buf)))
+                    out = buf[i]
+                    buf[i] = buf[-1]
+                    buf.pop()
+                    yield out
+                while buf:
+                    i = int(rng.integers(len(buf)))
+                    buf[i], buf[-1] = buf[-1], buf[i]
+                    yield buf.pop()
+            finally:
+                it.close()
+        return make
+
+
+class RepeatDataset(DatasetV1):
+    def __init__(self, input_dataset, count=None):
+        self._inputs = (input_dataset,)
+        self._count = _int64_scalar(-1 if count is None else count, "count")
+        self._captures = [self._count]
+        self._set_element(input_dataset._structure, input_dataset._types, input_dataset._shapes)
+
+    def _bind(self, valmap, rt):
+        count = int(valmap[self._count])
+        make_input = self._inputs[0]._bind(valmap, rt)
+
+        def make():
+            epoch = 0
+            while count < 0 or epoch < count:
+                produced = False
+                it = make_input()
+                try:
+                    for element in it:
+                        produced = True
+                        yield element
+                finally:
+                    it.close()
+                epoch += 1
+                if not produced:
+                    return
+        return make
+
+
+class TakeDataset(DatasetV1):
+    def __init__(self, input_dataset, count):
+        self._inputs = (input_dataset,)
+        self._count = _int64_scalar(count, "count")
+        self._captures = [self._count]
+        self._set_element(input_dataset._structure, input_dataset._types, input_dataset._shapes)
+
+    def _bind(self, valmap, rt):
+        count = int(valmap[self._count])
+        make_input = self._inputs[0]._bind(valmap, rt)
+
+        def make():
+            if count == 0:
+                return
+            it = make_input()
+            try:
+                for i, element in enumerate(it):
+                    yield element
+                    if count >= 0 and i + 1 >= count:
+                        return
+            finally:
+                it.close()
+        return make
+
+
+class SkipDataset(DatasetV1):
+    def __init__(self, input_dataset, count):
+        self._inputs = (input_dataset,)
+        self._count = _int64_scalar(count, "count")
+        self._captures = [self._count]
+        self._set_element(input_dataset._structure, input_dataset._types, input_dataset._shapes)
+
+    def _bind(self, valmap, rt):
+        count = int(valmap[self._count])
+        make_input = self._inputs[0]._bind(valmap, rt)
+
+        def make():
+            it = make_input()
+            try:
+                for i, element in enumerate(it):
+                    if count < 0 or i < count:
+                        continue
+                    yield element
+            finally:
+                it.close()
+        return make
+
+
+class PrefetchDataset(DatasetV1):
+    def __init__(self, input_dataset, buffer_size):
+        self._inputs = (input_dataset,)
+        self._buffer_size = _int64_scalar(buffer_size, "buffer_size")
+        self._captures = [self._buffer_size]
+        self._set_element(input_dataset._structure, input_dataset._types, input_dataset._shapes)
+
+    def _bind(self, valmap, rt):
+        n = int(valmap[self._buffer_size])
+        if n == AUTOTUNE:
+            n = 2
+        make_input = self._inputs[0]._bind(valmap, rt)
+        if n == 0:
+            return make_input
+        return lambda: _runtime.prefetch(make_input, n, rt)
+
+
+class CacheDataset(DatasetV1):
+    """Caches the elements of the first complete pass (in memory, per session) and replays them.
+    A `filename` is accepted and keys the cache; the elements are not written to disk."""
+
+    def __init__(self, input_dataset, filename=""):
+        self._inputs = (input_dataset,)
+        self._filename = convert_to_tensor(filename, dtype=_dtypes.string, name="filename")
+        self._captures = [self._filename]
+        self._set_element(input_dataset._structure, input_dataset._types, input_dataset._shapes)
+
+    def _bind(self, valmap, rt):
+        fname = valmap[self._filename]
+        fname = fname.item() if isinstance(fname, np.ndarray) else fname
+        key = (id(self), fname) if fname else (id(self), "")
+        cache = rt.ctx.resources.lookup_or_create("dataset_cache", key, lambda: {"done": None})
+        make_input = self._inputs[0]._bind(valmap, rt)
+
+        def make():
+            if cache["done"] is not None:
+                yield from cache["done"]
+                return
+            rows = []
+            it = make_input()
+            try:
+                for element in it:
+                    rows.append(element)
+                    yield element
+            finally:
+                it.close()
+            cache["done"] = rows
+        return make

@@ -1,0 +1,352 @@
+"""`tf.data.Iterator` (TF1): one-shot, initializable and reinitializable iterators, their ops
+and kernels.
+
+    Iterator / OneShotIterator  -> a `resource` handle to an iterator in the session's resources
+    MakeIterator(handle, captured tensors...)   binds a dataset to those values (a new pipeline)
+    IteratorGetNext(handle)     -> the next element's components; OutOfRangeError at the end
+
+An iterator resource holds the pipeline's generator and a stop event; re-initializing or closing
+the session stops its background threads.
+"""
+
+import threading
+
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework import errors, registry
+from ..framework.constant_op import convert_to_tensor
+from ..framework.func_graph import flatten, pack_sequence_as
+from ..framework.graph import get_default_graph
+from ..framework.op_util import apply_op
+from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
+from ..kernels.registry import Fixed, register_kernel
+from . import _runtime
+from .dataset_ops import DatasetV1
+
+__all__ = ["Iterator", "make_one_shot_iterator", "make_initializable_iterator", "get_output_types",
+           "get_output_shapes", "get_output_classes", "TensorSpec"]
+
+
+class TensorSpec:
+    def __init__(self, shape, dtype=_dtypes.float32, name=None):
+        self.shape = as_shape(shape)
+        self.dtype = _dtypes.as_dtype(dtype)
+        self.name = name
+
+    def __repr__(self):
+        return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, TensorSpec) and self.shape == other.shape and self.dtype == other.dtype
+
+
+def _scalar(op):
+    return [TensorShape([])]
+
+
+registry.register_op("IteratorV2", shape_fn=_scalar, stateful=True)
+registry.register_op("OneShotIterator", shape_fn=_scalar, stateful=True)
+registry.register_op("MakeIterator", stateful=True)
+registry.register_op("IteratorGetNext", stateful=True)
+registry.register_op("IteratorToStringHandle", shape_fn=_scalar, stateful=True)
+registry.register_op("IteratorFromStringHandleV2", shape_fn=_scalar, stateful=True)
+for _t in ("IteratorV2", "OneShotIterator", "MakeIterator", "IteratorGetNext", "IteratorToStringHandle",
+           "IteratorFromStringHandleV2"):
+    registry.no_gradient(_t)
+
+
+class IteratorResource:
+    """The state of one iterator: the current pipeline (a generator of flat tuples)."""
+
+    def __init__(self, name):
+        self.name = name
+        self._lock = threading.Lock()
+        self._it = None
+        self._stop = None
+        self._cancelled = False
+
+    def reset(self, dataset, valmap, ctx):
+        """Binds `dataset` to the captured values and starts a new pipeline."""
+        stop = threading.Event()
+        rt = _runtime.PipelineContext(ctx, stop)
+        make = dataset._bind(valmap, rt)
+        with self._lock:
+            self._shutdown()
+            if self._cancelled:
+                raise errors.CancelledError(None, None, "Iterator was cancelled")
+            self._it, self._stop = make(), stop
+
+    def _shutdown(self):
+        if self._stop is not None:
+            self._stop.set()
+        it, self._it = self._it, None
+        if it is not None:
+            try:
+                it.close()
+            except Exception:  # noqa: BLE001 - a pipeline that fails to close is dropped anyway
+                pass
+
+    def get_next(self):
+        with self._lock:
+            it = self._it
+            if it is None:
+                if self._cancelled:
+                    raise errors.CancelledError(None, None, "Iterator was cancelled")
+                raise errors.FailedPreconditionError(
+                    None, None, "GetNext() failed because the iterator has not been initialized. Ensure that "
+                                "you have run the initializer operation for this iterator before getting the "
+                                "next element.")
+            try:
+                return next(it)
+            except StopIteration:
+                raise errors.OutOfRangeError(None, None, "End of sequence") from None
+
+    @property
+    def initialized(self):
+        return self._it is not None
+
+    def cancel(self):
+        if self._stop is not None:
+            self._stop.set()
+        self._cancelled = True
+        if self._lock.acquire(timeout=2.0):
+            try:
+                self._shutdown()
+            finally:
+                self._lock.release()
+
+
+def _iterator_resource(ctx, op):
+    name = op.get_attr("shared_name") or op.name
+    return ctx.resources.lookup_or_create("iterator", name, lambda: IteratorResource(name),
+                                          op.get_attr("container"))
+
+
+@register_kernel("IteratorV2")
+def _iterator_kernel(op, ctx):
+    return Fixed(_iterator_resource(ctx, op))
+
+
+@register_kernel("OneShotIterator")
+def _one_shot_kernel(op, ctx):
+    dataset = op.get_attr("dataset")
+    captures = dataset.all_captures()
+    resource = _iterator_resource(ctx, op)
+    lock = threading.Lock()
+
+    def one_shot(*values):
+        if not resource.initialized:
+            with lock:
+                if not resource.initialized and not getattr(resource, "_one_shot_started", False):
+                    resource._one_shot_started = True
+                    resource.reset(dataset, dict(zip(captures, values)), ctx)
+        return resource
+    return one_shot
+
+
+@register_kernel("MakeIterator")
+def _make_iterator_kernel(op, ctx):
+    dataset = op.get_attr("dataset")
+    captures = dataset.all_captures()
+
+    def make_iterator(resource, *values):
+        resource.reset(dataset, dict(zip(captures, values)), ctx)
+    return make_iterator
+
+
+@register_kernel("IteratorGetNext")
+def _get_next_kernel(op, ctx):
+    n = len(op._outputs)
+    np_types = [object if t.name == "string" else t.as_numpy_dtype for t in op.get_attr("output_types")]
+    shapes = op.get_attr("output_shapes")
+
+    def get_next(resource):
+        element = resource.get_next()
+        out = []
+        for v, nt in zip(element, np_types):
+            a = np.asarray(v)
+            if a.dtype != nt and nt is not object:
+                a = a.astype(nt)
+            out.append(a)
+        for a, s in zip(out, shapes):
+            if s.ndims is not None and (a.ndim != s.ndims or any(d is not None and d != x for d, x in
+                                                                  zip(s.as_list(), a.shape))):
+                raise errors.InvalidArgumentError(None, None, f"Element has shape {list(a.shape)}, expected "
+                                                              f"{s}")
+        return out[0] if n == 1 else tuple(out)
+    return get_next
+
+
+@register_kernel("IteratorToStringHandle")
+def _to_string_handle(op, ctx):
+    def to_string_handle(resource):
+        return np.array(resource.name.encode(), dtype=object)
+    return to_string_handle
+
+
+@register_kernel("IteratorFromStringHandleV2")
+def _from_string_handle(op, ctx):
+    resources = ctx.resources
+
+    def from_string_handle(handle):
+        h = handle.item() if isinstance(handle, np.ndarray) else handle
+        h = h.decode() if isinstance(h, bytes) else str(h)
+        for (kind, _, name), r in resources.items("iterator"):
+            if name == h:
+                return r
+        raise errors.InvalidArgumentError(None, None, f"Invalid iterator handle: {h!r}")
+    return from_string_handle
+
+
+# -- the Python Iterator ----------------------------------------------------------------------------
+
+def _flat_types_shapes(output_types, output_shapes):
+    types = [_dtypes.as_dtype(t) for t in flatten(output_types)]
+    if output_shapes is None:
+        shapes = [unknown_shape() for _ in types]
+    else:
+        from .readers import flatten_shapes
+        shapes = flatten_shapes(output_types, output_shapes)
+    return types, shapes
+
+
+class Iterator:
+    """Iterates over a dataset (TF1 `tf.data.Iterator`)."""
+
+    def __init__(self, iterator_resource, initializer, output_types, output_shapes, output_classes=None):
+        self._iterator_resource = iterator_resource
+        self._initializer = initializer
+        self._types, self._shapes = _flat_types_shapes(output_types, output_shapes)
+        self._structure = pack_sequence_as(output_types, list(range(len(self._types)))) \
+            if flatten(output_types) != [output_types] else 0
+        self._get_next_call_count = 0
+
+    @staticmethod
+    def from_structure(output_types, output_shapes=None, shared_name=None, output_classes=None):
+        """A reinitializable iterator: initialize it with `make_initializer(dataset)`."""
+        types, shapes = _flat_types_shapes(output_types, output_shapes)
+        handle = apply_op("IteratorV2", [], [_dtypes.resource], "Iterator", attrs={
+            "shared_name": shared_name or "", "container": "", "output_types": types, "output_shapes": shapes})
+        if output_shapes is None:
+            output_shapes = pack_sequence_as(output_types, shapes) if flatten(output_types) != [output_types] \
+                else shapes[0]
+        return Iterator(handle, None, output_types, output_shapes, output_classes)
+
+    @staticmethod
+    def from_string_handle(string_handle, output_types, output_shapes=None, output_classes=None):
+        """An iterator chosen at run time by feeding the string handle of another iterator."""
+        string_handle = convert_to_tensor(string_handle, dtype=_dtypes.string)
+        types, shapes = _flat_types_shapes(output_types, output_shapes)
+        handle = apply_op("IteratorFromStringHandleV2", [string_handle], [_dtypes.resource],
+                          "IteratorFromStringHandleV2", attrs={"output_types": types, "output_shapes": shapes})
+        if output_shapes is None:
+            output_shapes = pack_sequence_as(output_types, shapes) if flatten(output_types) != [output_types] \
+                else shapes[0]
+        return Iterator(handle, None, output_types, output_shapes, output_classes)
+
+    @property
+    def initializer(self):
+        if self._initializer is not None:
+            return self._initializer
+        raise ValueError("Iterator does not have an initializer.")
+
+    @property
+    def output_types(self):
+        return pack_sequence_as(self._structure, self._types)
+
+    @property
+    def output_shapes(self):
+        return pack_sequence_as(self._structure, self._shapes)
+
+    @property
+    def output_classes(self):
+        from ..framework.graph import Tensor
+        return pack_sequence_as(self._structure, [Tensor] * len(self._types))
+
+    @property
+    def element_spec(self):
+        return pack_sequence_as(self._structure, [TensorSpec(s, t) for s, t in zip(self._shapes, self._types)])
+
+    def make_initializer(self, dataset, name=None):
+        """An op (re)starting this iterator over `dataset` (types must match; shapes compatible)."""
+        if not isinstance(dataset, DatasetV1):
+            raise TypeError(f"Expected a Dataset, got {type(dataset)}")
+        ds_types = dataset.output_types
+        if len(dataset._types) != len(self._types) or \
+                flatten(ds_types) != flatten(self.output_types) or \
+                _kind(dataset._structure) != _kind(self._structure):
+            raise TypeError(f"Expected output types {self.output_types!r} but got dataset with output types "
+                            f"{ds_types!r}.")
+        for mine, theirs in zip(self._shapes, dataset._shapes):
+            if not mine.is_compatible_with(theirs):
+                raise TypeError(f"Expected output shapes compatible with {self.output_shapes!r} but got "
+                                f"dataset with output shapes {dataset.output_shapes!r}.")
+        captures = dataset.all_captures()
+        return apply_op("MakeIterator", [self._iterator_resource] + captures, [], name or "MakeIterator",
+                        attrs={"dataset": dataset})
+
+    def get_next(self, name=None):
+        """The next element (tensors with the dataset's structure); OutOfRangeError at the end."""
+        self._get_next_call_count += 1
+        out = apply_op("IteratorGetNext", [self._iterator_resource], list(self._types), name or "IteratorGetNext",
+                       attrs={"output_types": list(self._types), "output_shapes": list(self._shapes)})
+        outs = out if isinstance(out, list) else [out]
+        for t, s in zip(outs, self._shapes):
+            t.set_shape(s)
+        return pack_sequence_as(self._structure, outs)
+
+    def string_handle(self, name=None):
+        """A string tensor naming this iterator (feed it to a `from_string_handle` iterator)."""
+        return apply_op("IteratorToStringHandle", [self._iterator_resource], [_dtypes.string],
+                        name or "IteratorToStringHandle")
+
+
+def _kind(structure):
+    if isinstance(structure, dict):
+        return ("dict", tuple(sorted(structure)), tuple(_kind(structure[k]) for k in sorted(structure)))
+    if isinstance(structure, (tuple, list)):
+        return ("seq", tuple(_kind(x) for x in structure))
+    return "leaf"
+
+
+_one_shot_count = {}
+
+
+def make_one_shot_iterator(dataset):
+    """An iterator that starts itself over `dataset` the first time it is used (in each session)."""
+    if not isinstance(dataset, DatasetV1):
+        raise TypeError(f"Expected a Dataset, got {type(dataset)}")
+    captures = dataset.all_captures()
+    for t in captures:
+        if t.op.type == "Placeholder":
+            raise ValueError(f"Failed to capture a placeholder ({t.name}) by value: a one-shot iterator "
+                             f"cannot depend on a fed tensor; use make_initializable_iterator.")
+    g = captures[0].graph if captures else get_default_graph()
+    with g.as_default():
+        handle = apply_op("OneShotIterator", captures, [_dtypes.resource], "OneShotIterator", attrs={
+            "dataset": dataset, "shared_name": "", "container": "", "output_types": list(dataset._types),
+            "output_shapes": list(dataset._shapes)})
+    return Iterator(handle, None, dataset.output_types, dataset.output_shapes)
+
+
+def make_initializable_iterator(dataset, shared_name=None):
+    """An iterator whose `initializer` op (re)starts it over `dataset` (with the fed values of the
+    placeholders the dataset captures)."""
+    if not isinstance(dataset, DatasetV1):
+        raise TypeError(f"Expected a Dataset, got {type(dataset)}")
+    it = Iterator.from_structure(dataset.output_types, dataset.output_shapes, shared_name)
+    it._initializer = it.make_initializer(dataset)
+    return it
+
+
+def get_output_types(dataset_or_iterator):
+    return dataset_or_iterator.output_types
+
+
+def get_output_shapes(dataset_or_iterator):
+    return dataset_or_iterator.output_shapes
+
+
+def get_output_classes(dataset_or_iterator):
+    return dataset_or_iterator.output_classes

@@ -1,0 +1,221 @@
+"""Datasets reading outside data: `Dataset.from_generator`, `tf.data.TFRecordDataset`,
+`tf.data.TextLineDataset`, `tf.data.FixedLengthRecordDataset`."""
+
+import gzip
+import zlib
+
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework import errors
+from ..framework.constant_op import convert_to_tensor
+from ..framework.func_graph import flatten, pack_sequence_as
+from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
+from ..lib.io import tf_record
+from .dataset_ops import DatasetV1, _structure_of
+
+__all__ = ["GeneratorDataset", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset"]
+
+
+def _np_dtype(dt):
+    return object if dt == _dtypes.string else dt.as_numpy_dtype
+
+
+def _dims(shape):
+    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+class GeneratorDataset(DatasetV1):
+    """Elements come from calling `generator(*args)` (args: NumPy values of the `args` tensors)
+    each time an iterator over the dataset starts."""
+
+    def __init__(self, generator, output_types, output_shapes=None, args=None):
+        if not callable(generator):
+            raise TypeError("`generator` must be callable.")
+        types = flatten(output_types)
+        types = [_dtypes.as_dtype(t) for t in types]
+        if output_shapes is None:
+            shapes = [unknown_shape() for _ in types]
+        else:
+            shapes = flatten_shapes(output_types, output_shapes)
+        structure = pack_sequence_as(output_types, list(range(len(types)))) if flatten(output_types) != [
+            output_types] else 0
+        self._generator = generator
+        self._args = [convert_to_tensor(a) for a in (args or [])]
+        self._captures = list(self._args)
+        self._set_element(structure, types, shapes)
+
+    def _bind(self, valmap, rt):
+        args = [valmap[t] for t in self._args]
+        args = [a.item() if isinstance(a, np.ndarray) and a.ndim == 0 and a.dtype == object else a for a in args]
+        structure, types, shapes = self._structure, self._types, self._shapes
+        np_types = [_np_dtype(t) for t in types]
+        generator = self._generator
+
+        def convert(value):
+            flat = _flatten_strict(structure, value)
+            if flat is None:
+                raise errors.InvalidArgumentError(
+                    None, None, f"`generator` yielded an element that did not match the expected structure. "
+                                f"The expected structure was {pack_sequence_as(structure, types)}, but the "
+                                f"yielded element was {value}.")
+            out = []
+            for v, t, nt, s in zip(flat, types, np_types, shapes):
+                try:
+                    a = np.asarray(v)
+                    if t.is_integer and a.dtype.kind == "f" or t.is_bool and a.dtype.kind not in "b" or \
+                            (t == _dtypes.string) != (a.dtype.kind in "OSU"):
+                        raise TypeError
+                    a = np.asarray(v, dtype=nt) if nt is not object else \
+                        np.vectorize(lambda x: x.encode() if isinstance(x, str) else x, otypes=[object])(a) \
+                        if a.ndim else np.array(a.item().encode() if isinstance(a.item(), str) else a.item(),
+                                                dtype=object)
+                except (TypeError, ValueError):
+                    raise errors.InvalidArgumentError(
+                        None, None, f"TypeError: `generator` yielded an element that could not be converted "
+                                    f"to the expected type. The expected type was {t.name}, but the yielded "
+                                    f"element was {v}.") from None
+                if s.ndims is not None and not s.is_compatible_with(TensorShape(a.shape)):
+                    raise errors.InvalidArgumentError(
+                        None, None, f"`generator` yielded an element of shape {_dims(a.shape)} where an element "
+                                    f"of shape {_dims(tuple('?' if d is None else d for d in s.as_list()))} was "
+                                    f"expected.")
+                out.append(a)
+            return tuple(out)
+
+        def make():
+            for value in generator(*args):
+                yield convert(value)
+        return make
+
+
+def _flatten_strict(structure, value):
+    """`value`'s leaves following `structure` (None if it does not match)."""
+    if isinstance(structure, int):
+        return [value]
+    if isinstance(structure, dict):
+        if not isinstance(value, dict) or set(value) != set(structure):
+            return None
+        parts = [_flatten_strict(structure[k], value[k]) for k in sorted(structure)]
+    else:
+        if not isinstance(value, (tuple, list)) or len(value) != len(structure):
+            return None
+        parts = [_flatten_strict(s, v) for s, v in zip(structure, value)]
+    if any(p is None for p in parts):
+        return None
+    return [x for p in parts for x in p]
+
+
+def flatten_shapes(output_types, output_shapes):
+    if isinstance(output_types, _dtypes.DType) or not isinstance(output_types, (tuple, list, dict)):
+        return [as_shape(output_shapes)]
+    if isinstance(output_types, dict):
+        return [s for k in sorted(output_types) for s in flatten_shapes(output_types[k], output_shapes[k])]
+    return [s for t, sh in zip(output_types, output_shapes) for s in flatten_shapes(t, sh)]
+
+
+def _filenames(valmap, t):
+    v = np.asarray(valmap[t], dtype=object).reshape(-1)
+    return [f.decode() if isinstance(f, bytes) else str(f) for f in v]
+
+
+def _compression(valmap, t):
+    v = valmap[t]
+    v = v.item() if isinstance(v, np.ndarray) else v
+    v = v.decode() if isinstance(v, bytes) else (v or "")
+    if v not in ("", "ZLIB", "GZIP"):
+        raise errors.InvalidArgumentError(None, None, f"Unsupported compression_type: {v}.")
+    return v
+
+
+class _FileDataset(DatasetV1):
+    def __init__(self, filenames, compression_type=None):
+        self._filenames = convert_to_tensor(filenames, dtype=_dtypes.string, name="filenames")
+        if self._filenames.shape.ndims not in (None, 0, 1):
+            raise ValueError("`filenames` must be a `tf.Tensor` of `tf.string` of rank 0 or 1.")
+        self._compression_type = convert_to_tensor(compression_type or "", dtype=_dtypes.string,
+                                                   name="compression_type")
+        self._captures = [self._filenames, self._compression_type]
+        self._set_element(0, [_dtypes.string], [TensorShape([])])
+
+
+class TFRecordDataset(_FileDataset):
+    """The records of TFRecord files (masked-CRC32C framing; optional GZIP/ZLIB), file by file."""
+
+    def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None):
+        super().__init__(filenames, compression_type)
+
+    def _bind(self, valmap, rt):
+        files = _filenames(valmap, self._filenames)
+        options = tf_record.TFRecordOptions(_compression(valmap, self._compression_type))
+
+        def make():
+            for f in files:
+                for _, record in tf_record.read_records(f, options):
+                    yield (np.array(record, dtype=object),)
+        return make
+
+
+def _open(path, compression):
+    try:
+        raw = open(path, "rb")
+    except FileNotFoundError:
+        raise errors.NotFoundError(None, None, f"{path}; No such file or directory") from None
+    except IsADirectoryError:
+        raise errors.FailedPreconditionError(None, None, f"{path}; Is a directory") from None
+    if compression == "GZIP":
+        return gzip.GzipFile(fileobj=raw, mode="rb")
+    if compression == "ZLIB":
+        data = zlib.decompress(raw.read())
+        raw.close()
+        import io
+        return io.BytesIO(data)
+    return raw
+
+
+class TextLineDataset(_FileDataset):
+    """The lines of text files, without their line endings ('\\n' or '\\r\\n')."""
+
+    def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None):
+        super().__init__(filenames, compression_type)
+
+    def _bind(self, valmap, rt):
+        files = _filenames(valmap, self._filenames)
+        compression = _compression(valmap, self._compression_type)
+
+        def make():
+            for path in files:
+                with _open(path, compression) as f:
+                    for line in f:
+                        if line.endswith(b"\n"):
+                            line = line[:-2] if line.endswith(b"\r\n") else line[:-1]
+                        yield (np.array(line, dtype=object),)
+        return make
+
+
+class FixedLengthRecordDataset(_FileDataset):
+    """Fixed-size records of files, after `header_bytes` and before `footer_bytes`."""
+
+    def __init__(self, filenames, record_bytes, header_bytes=None, footer_bytes=None, buffer_size=None,
+                 compression_type=None, num_parallel_reads=None):
+        super().__init__(filenames, compression_type)
+        self._record = convert_to_tensor(record_bytes, dtype=_dtypes.int64, name="record_bytes")
+        self._header = convert_to_tensor(header_bytes or 0, dtype=_dtypes.int64, name="header_bytes")
+        self._footer = convert_to_tensor(footer_bytes or 0, dtype=_dtypes.int64, name="footer_bytes")
+        self._captures = self._captures + [self._record, self._header, self._footer]
+
+    def _bind(self, valmap, rt):
+        files = _filenames(valmap, self._filenames)
+        compression = _compression(valmap, self._compression_type)
+        record, header, footer = (int(valmap[t]) for t in (self._record, self._header, self._footer))
+        if record <= 0:
+            raise errors.InvalidArgumentError(None, None, "record_bytes must be > 0")
+
+        def make():
+            for path in files:
+                with _open(path, compression) as f:
+                    data = f.read()
+                body = data[header:len(data) - footer if footer else len(data)]
+                for i in range(0, len(body) - record + 1, record):
+                    yield (np.array(body[i:i + record], dtype=object),)
+        return make
