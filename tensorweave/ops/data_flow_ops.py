@@ -41,13 +41,15 @@ registry.register_op("QueueSizeV2", shape_fn=scalar_shape, stateful=True)
 registry.register_op("QueueIsClosedV2", shape_fn=scalar_shape, stateful=True)
 for _t in ("ResourceConditionalAccumulator", "SparseConditionalAccumulator"):
     registry.register_op(_t, shape_fn=_accumulator_shape, stateful=True)
-for _t in ("ResourceAccumulatorApplyGradient", "SparseAccumulatorApplyGradient",
-           "ResourceAccumulatorSetGlobalStep", "AccumulatorSetGlobalStep"):
+# The sparse accumulator's handle is a `string_ref` (as in TF): its ops take it as a reference.
+for _t in ("ResourceAccumulatorApplyGradient", "ResourceAccumulatorSetGlobalStep"):
     registry.register_op(_t, stateful=True)
+for _t in ("SparseAccumulatorApplyGradient", "AccumulatorSetGlobalStep"):
+    registry.register_op(_t, stateful=True, ref_inputs=(0,))
 registry.register_op("ResourceAccumulatorTakeGradient", stateful=True)
-registry.register_op("SparseAccumulatorTakeGradient", stateful=True)
-for _t in ("ResourceAccumulatorNumAccumulated", "AccumulatorNumAccumulated"):
-    registry.register_op(_t, shape_fn=scalar_shape, stateful=True)
+registry.register_op("SparseAccumulatorTakeGradient", stateful=True, ref_inputs=(0,))
+registry.register_op("ResourceAccumulatorNumAccumulated", shape_fn=scalar_shape, stateful=True)
+registry.register_op("AccumulatorNumAccumulated", shape_fn=scalar_shape, stateful=True, ref_inputs=(0,))
 for _t in list(registry._OPS):
     if _t.startswith("Queue") or "Accumulator" in _t or _t.endswith("QueueV2"):
         registry.no_gradient(_t)
