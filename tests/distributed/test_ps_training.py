@@ -1,0 +1,104 @@
+"""Parameter-server training with real processes on 127.0.0.1: examples/distributed_mnist.py as
+1 ps + 2 workers (between-graph replication), synchronous with a backup worker, asynchronous,
+and a worker killed mid-training while the chief goes on with the backup. Every process is
+started here and stopped by PID (the `procs` fixture); every wait is bounded."""
+
+import os
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import ROOT, make_cluster, task_env
+
+pytestmark = pytest.mark.distributed
+
+EXAMPLE = os.path.join(ROOT, "examples", "distributed_mnist.py")
+RUN_TIMEOUT_S = 90
+
+
+def _start(procs, cluster, job, index, *flags):
+    p = subprocess.Popen([sys.executable, EXAMPLE, "--job_name", job, "--task_index", str(index),
+                          "--ps_hosts", ",".join(cluster["ps"]), "--worker_hosts", ",".join(cluster["worker"]),
+                          *flags], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                         env=task_env())
+    procs.procs.append(p)
+    return p
+
+
+def _start_cluster(procs, *flags):
+    cluster = make_cluster(n_ps=1, n_workers=2)
+    ps = _start(procs, cluster, "ps", 0)
+    chief = _start(procs, cluster, "worker", 0, *flags)
+    worker1 = _start(procs, cluster, "worker", 1, *flags)
+    return ps, chief, worker1
+
+
+def _finish(p, timeout=RUN_TIMEOUT_S):
+    """The process's whole output once it exits (bounded); fails on a timeout."""
+    try:
+        out, _ = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, _ = p.communicate(timeout=10)
+        raise AssertionError(f"pid {p.pid} did not finish in {timeout} s:\n{out.decode(errors='replace')}")
+    return p.returncode, out.decode(errors="replace")
+
+
+def _accuracy(out):
+    m = re.search(r"test accuracy: ([0-9.]+)", out)
+    assert m, out
+    return float(m.group(1))
+
+
+def _stale(out):
+    m = re.search(r"stale gradients dropped \(all workers\): (\d+)", out)
+    return int(m.group(1)) if m else None
+
+
+@pytest.mark.parametrize("to_aggregate", [1, 2], ids=["one_backup_worker", "no_backup"])
+def test_sync_training_reaches_single_process_accuracy(procs, to_aggregate):
+    # With 1 gradient aggregated per step, the other worker is a backup whose late gradient for
+    # the step is dropped. Single-process training of this model for the same number of steps
+    # gives about 0.95 held-out accuracy.
+    start = time.monotonic()
+    _, chief, worker1 = _start_cluster(procs, "--sync_replicas", "--replicas_to_aggregate", str(to_aggregate),
+                                       "--train_steps", "250" if to_aggregate == 2 else "300")
+    rc, out = _finish(chief)
+    assert rc == 0, out
+    assert f"sync, {to_aggregate} of 2 workers aggregated" in out
+    assert _accuracy(out) >= 0.9, out
+    stale = _stale(out)
+    assert stale is not None, out
+    if to_aggregate == 1:
+        # Both workers pushed gradients; one per step was used, so the others were dropped.
+        assert stale > 0, out
+    assert time.monotonic() - start < RUN_TIMEOUT_S
+
+
+def test_async_training_converges(procs):
+    _, chief, worker1 = _start_cluster(procs, "--train_steps", "300", "--use_locking")
+    rc, out = _finish(chief)
+    assert rc == 0, out
+    assert "async" in out
+    assert _accuracy(out) >= 0.9, out
+    # Each worker applied its own updates: together they made the 300 global steps.
+    m = re.search(r"worker 0: done, (\d+) local steps", out)
+    assert m and int(m.group(1)) < 300, out
+    rc1, out1 = _finish(worker1, timeout=30)
+    m1 = re.search(r"worker 1: done, (\d+) local steps", out1)
+    assert m1 and int(m.group(1)) + int(m1.group(1)) >= 300, out1
+
+
+def test_killed_worker_chief_goes_on_with_the_backup(procs):
+    _, chief, worker1 = _start_cluster(procs, "--sync_replicas", "--replicas_to_aggregate", "1",
+                                       "--train_steps", "300")
+    # Kill worker 1 once it has trained a while (its first progress line), by PID.
+    procs.wait_line(worker1, "local step 100", timeout=RUN_TIMEOUT_S)
+    worker1.kill()
+    worker1.wait(timeout=10)
+    rc, out = _finish(chief)
+    assert rc == 0, out
+    assert _accuracy(out) >= 0.9, out
