@@ -38,6 +38,7 @@ from .ops.init_ops import *  # noqa: F401,F403
 from .ops.random_ops import *  # noqa: F401,F403
 from .ops.clip_ops import *  # noqa: F401,F403
 from .ops.data_flow_ops import *  # noqa: F401,F403
+from .ops.parsing_ops import *  # noqa: F401,F403
 from .ops.sparse_ops import *  # noqa: F401,F403
 from .ops.embedding_ops import *  # noqa: F401,F403
 from .ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: A004
