@@ -5,6 +5,7 @@ load from files inside the package and never touch the network.
 """
 
 from .digits import load_digits, train_test_split
+from . import mnist  # noqa: F401  (MNIST from local IDX files)
 from .text import kjv_raw_data, load_kjv, ptb_iterator
 
 __all__ = ["load_digits", "train_test_split", "kjv_raw_data", "load_kjv", "ptb_iterator"]
