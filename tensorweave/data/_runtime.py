@@ -35,8 +35,19 @@ class CompiledFunction:
 
     def __init__(self, func_graph, fetches=None):
         self.graph = func_graph
-        self.fetches = [t for t in (fetches if fetches is not None else func_graph.outputs)]
+        outputs = [t for t in (fetches if fetches is not None else func_graph.outputs)]
         self.captures = list(func_graph.external_captures)
+        # Outputs that are arguments pass straight through (no plan call, no copy); the element's
+        # arrays belong to the pipeline, so they need no defensive copy.
+        n_args = len(func_graph.inputs) - len(self.captures)
+        arg_index = {t: i for i, t in enumerate(func_graph.inputs[:n_args])}
+        self._route = [("arg", arg_index[t]) if t in arg_index else ("plan", None) for t in outputs]
+        self.fetches = [t for t, (kind, _) in zip(outputs, self._route) if kind == "plan"]
+        j = 0
+        for k, (kind, _) in enumerate(self._route):
+            if kind == "plan":
+                self._route[k] = ("plan", j)
+                j += 1
         self._plans = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
 
@@ -52,10 +63,18 @@ class CompiledFunction:
         captured = [valmap[t] for t in self.captures]
         step = StepContext(0) if plan.needs_step else None
         run = plan.run
+        call = (lambda args: run(step, args)) if not captured else (lambda args: run(step, list(args) + captured))
+        if all(kind == "plan" for kind, _ in self._route) and \
+                [i for _, i in self._route] == list(range(len(self._route))):
+            return lambda *args: call(args)
+        route = self._route
+        if not self.fetches:
+            return lambda *args: [args[i] for _, i in route]
 
-        if not captured:
-            return lambda *args: run(step, args)
-        return lambda *args: run(step, list(args) + captured)
+        def routed(*args):
+            out = call(args)
+            return [out[i] if kind == "plan" else args[i] for kind, i in route]
+        return routed
 
 
 class _End:

@@ -244,6 +244,19 @@ class TensorSliceDataset(DatasetV1):
                 yield tuple(v[i] for v in vals)
         return make
 
+    def _bind_batches(self, valmap, rt, size, drop):
+        """Batches of `size` consecutive slices, cut in one piece each (batch over slices)."""
+        vals = [np.asarray(valmap[t]) for t in self._captures]
+        self._bind(valmap, rt)  # validates the sizes
+        n = vals[0].shape[0]
+
+        def make():
+            for i in range(0, n, size):
+                if drop and i + size > n:
+                    return
+                yield tuple(v[i:i + size].copy() for v in vals)
+        return make
+
 
 class TensorDataset(DatasetV1):
     def __init__(self, tensors):
@@ -387,6 +400,20 @@ class MapDataset(DatasetV1):
         self._captures = self._fn.captures
         self._num_parallel_calls = num_parallel_calls
         self._set_element(holder["structure"], [t.dtype.base_dtype for t in fg.outputs], [t.shape for t in fg.outputs])
+        # map followed by batch: an elementwise function is applied once to the whole batch.
+        self._batched_fn = None
+        if not self._captures and _elementwise(fg, input_dataset):
+            try:
+                bfg = func_graph_from_py_func(
+                    "map_func_batched", lambda *args: _call_with_element(map_func, input_dataset._structure, args),
+                    [(t, TensorShape([None]).concatenate(s)) for t, s in zip(input_dataset._types,
+                                                                            input_dataset._shapes)],
+                    convert_outputs=lambda r: [convert_to_tensor(x) for x in flatten(_listless(r))])
+                if not bfg.external_captures and len(bfg.outputs) == len(fg.outputs) and \
+                        all(a.dtype == b.dtype for a, b in zip(bfg.outputs, fg.outputs)):
+                    self._batched_fn = _runtime.CompiledFunction(bfg)
+            except Exception:  # noqa: BLE001 - not vectorizable after all: map element by element
+                self._batched_fn = None
 
     def _bind(self, valmap, rt):
         make_input = self._inputs[0]._bind(valmap, rt)
@@ -408,6 +435,37 @@ class MapDataset(DatasetV1):
             finally:
                 it.close()
         return make
+
+
+_ELEMENTWISE = frozenset([
+    "Cast", "Identity", "Add", "AddV2", "Sub", "Mul", "RealDiv", "Div", "Maximum", "Minimum", "Neg", "Abs",
+    "Square", "Sqrt", "Rsqrt", "Exp", "Log", "Log1p", "Tanh", "Sigmoid", "Relu", "Relu6", "Floor", "Ceil",
+    "Round", "Sign", "Reciprocal", "Pow", "Equal", "NotEqual", "Greater", "GreaterEqual", "Less", "LessEqual",
+    "LogicalAnd", "LogicalOr", "LogicalNot", "Select", "FloorDiv", "FloorMod", "Mod", "SquaredDifference"])
+
+
+def _elementwise(fg, dataset):
+    """True when every op of `fg` acts elementwise on whole per-element tensors (scalar constants
+    aside), so applying it to a batch equals batching its results."""
+    args = set(fg.inputs)
+    for op in fg.get_operations():
+        if op.type == "Placeholder" and all(t in args for t in op.outputs):
+            continue
+        if op.type == "Const":
+            if any(t.shape.ndims != 0 for t in op.outputs):
+                return False
+            continue
+        if op.type not in _ELEMENTWISE or op.control_inputs:
+            return False
+        out = op.outputs[0].shape
+        if not out.is_fully_defined():
+            return False
+        for t in op.inputs:
+            if t.shape.ndims == 0 and t.op.type == "Const":
+                continue
+            if t.shape != out:
+                return False
+    return True
 
 
 class FilterDataset(DatasetV1):
@@ -567,16 +625,18 @@ class BatchDataset(DatasetV1):
 
     def _batch(self, rows):
         out = []
-        for i in range(len(rows[0])):
-            parts = [r[i] for r in rows]
-            first = np.shape(parts[0])
-            for j, p in enumerate(parts[1:], 1):
-                if np.shape(p) != first:
-                    raise errors.InvalidArgumentError(
-                        None, None, f"Cannot batch tensors with different shapes in component {i}. First "
-                                    f"element had shape {_dims(first)} and element {j} had shape "
-                                    f"{_dims(np.shape(p))}.")
-            out.append(np.stack(parts))
+        for i, parts in enumerate(zip(*rows)):
+            try:
+                out.append(np.stack(parts))
+            except ValueError:
+                first = np.shape(parts[0])
+                for j, p in enumerate(parts[1:], 1):
+                    if np.shape(p) != first:
+                        raise errors.InvalidArgumentError(
+                            None, None, f"Cannot batch tensors with different shapes in component {i}. First "
+                                        f"element had shape {_dims(first)} and element {j} had shape "
+                                        f"{_dims(np.shape(p))}.") from None
+                raise
         return tuple(out)
 
     def _bind(self, valmap, rt):
@@ -584,8 +644,24 @@ class BatchDataset(DatasetV1):
         if n <= 0:
             raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         drop = bool(valmap[self._drop]) if isinstance(self._drop, Tensor) else self._drop
-        make_input = self._inputs[0]._bind(valmap, rt)
+        source = self._inputs[0]
         batch = self._batch
+        if type(self) is BatchDataset and isinstance(source, MapDataset) and source._batched_fn is not None:
+            # Vectorized map: batch the map's input, then run the function once per batch.
+            fn = source._batched_fn.bind(valmap, rt.ctx)
+            plain = batch
+
+            def batch(rows):
+                return tuple(fn(*plain(rows)))
+            raw = source._inputs[0]
+            if isinstance(raw, TensorSliceDataset):
+                make_batches = raw._bind_batches(valmap, rt, n, drop)
+                return lambda: (tuple(fn(*b)) for b in make_batches())
+            make_input = raw._bind(valmap, rt)
+        elif type(self) is BatchDataset and isinstance(source, TensorSliceDataset):
+            return source._bind_batches(valmap, rt, n, drop)
+        else:
+            make_input = source._bind(valmap, rt)
 
         def make():
             it = make_input()
