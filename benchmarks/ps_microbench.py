@@ -15,7 +15,8 @@ installed, for TensorFlow's own tf.compat.v1.train.Server on the same workload.
 
     python benchmarks/ps_microbench.py                     # S = 1, 1M, 16M; N = 1, 2, 4
     python benchmarks/ps_microbench.py --sizes 1 1048576 --workers 1 --seconds 1
-    python benchmarks/ps_microbench.py --straggler         # the backup-worker benchmark (see below)
+    python benchmarks/ps_microbench.py --straggler         # SyncReplicasOptimizer with a straggler,
+                                                           # with and without one backup worker
 
 Every process is started and stopped by PID; each phase is bounded in time.
 """
@@ -165,27 +166,118 @@ def _label(s):
     return {1: "1", 1 << 20: "1M", 16 << 20: "16M"}.get(s, str(s))
 
 
-def straggler_benchmark():
-    """Step rate of synchronous training with one straggler (a worker that sleeps a random extra
-    time per step, fixed seed), with and without one backup worker.
+def straggler_task(cluster, index, to_aggregate, total, seconds, straggler, mean_sleep, size):
+    """One worker of the straggler benchmark (see straggler_benchmark)."""
+    import numpy as np
+    tf = _import("tensorweave")
+    server = tf.train.Server(cluster, job_name="worker", task_index=index)
+    with tf.device(tf.train.replica_device_setter(cluster=cluster, worker_device=f"/job:worker/task:{index}")):
+        gs = tf.train.get_or_create_global_step()
+        v = tf.get_variable("v", [size], initializer=tf.zeros_initializer())
+        c = tf.constant(np.random.RandomState(index).rand(size).astype(np.float32))
+        loss = tf.reduce_sum(v * c)
+        opt = tf.train.SyncReplicasOptimizer(tf.train.GradientDescentOptimizer(1e-3),
+                                             replicas_to_aggregate=to_aggregate, total_num_replicas=total)
+        train = opt.minimize(loss, global_step=gs)
+    hook = opt.make_session_run_hook(is_chief=index == 0)
+    with tf.device(gs.device):   # next to the queue: a queue handle does not cross tasks
+        token_count = opt._sync_token_queue.size()
+    if index != 0:   # wait for the chief's init (MonitoredTrainingSession re-checks only every 30 s)
+        ready = tf.report_uninitialized_variables(tf.global_variables())
+        with tf.Session(server.target) as s:
+            deadline = time.time() + 120
+            while len(s.run(ready)) and time.time() < deadline:
+                time.sleep(0.05)
+    rng = np.random.RandomState(0)
+    with tf.train.MonitoredTrainingSession(master=server.target, is_chief=index == 0, hooks=[hook],
+                                           save_checkpoint_secs=None, save_summaries_steps=None,
+                                           log_step_count_steps=0, stop_grace_period_secs=1) as sess:
+        local = 0
+        start = start_step = None
+        while True:
+            if index == straggler:
+                time.sleep(rng.exponential(mean_sleep))
+            _, step = sess.run([train, gs])
+            local += 1
+            if index != 0:
+                continue
+            if local == 5:
+                start, start_step = time.perf_counter(), step
+            elif start is not None and time.perf_counter() - start >= seconds:
+                wall = time.perf_counter() - start
+                qsize, stale = sess.run([token_count, opt.stale_gradient_count])
+                print("RESULT " + json.dumps({"global_steps": int(step - start_step), "wall": wall,
+                                              "chief_local_steps": local - 5, "tokens": int(qsize),
+                                              "stale": int(stale)}), flush=True)
+                break
+    os._exit(0)   # the other workers are still stepping; the driver stops them by PID
 
-    TODO(issue 7, SyncReplicasOptimizer): needs tf.train.SyncReplicasOptimizer(replicas_to_aggregate=
-    N, total_num_replicas=N + 1) (a ConditionalAccumulator per variable on the ps and a token queue),
-    which is not implemented yet. Hook: when it exists, run N + 1 worker processes with the
-    optimizer, one of them sleeping rng.exponential(0.05) s per step (np.random.RandomState(0)),
-    and report steps/s for replicas_to_aggregate = total_num_replicas (no backup) and N of N + 1
-    (one backup)."""
+
+def _straggler_run(n, backup, seconds, mean_sleep, size):
+    """Global steps/s of 1 ps + n + 1 workers, the last one a straggler; aggregating n + 1
+    gradients per step (no backup) or n of n + 1 (one backup worker)."""
+    total = n + 1
+    to_aggregate = n if backup else total
+    ports = _free_ports(1 + total)
+    cluster = {"ps": [f"127.0.0.1:{ports[0]}"], "worker": [f"127.0.0.1:{p}" for p in ports[1:]]}
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""), PYTHONUNBUFFERED="1")
+    procs = []
+    try:
+        ps = subprocess.Popen([sys.executable, __file__, "--task", "tensorweave", json.dumps(cluster), "ps", "0",
+                               "[]", "0"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True, env=env)
+        procs.append(ps)
+        _read_until(ps, "READY", 120)
+        for i in range(total):
+            procs.append(subprocess.Popen(
+                [sys.executable, __file__, "--straggler-task", json.dumps(cluster), str(i), str(to_aggregate),
+                 str(total), str(seconds), str(total - 1), str(mean_sleep), str(size)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env))
+        r = json.loads(_read_until(procs[1], "RESULT", 120 + 10 * seconds)[len("RESULT "):])
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                os.kill(p.pid, signal.SIGKILL)
+        for p in procs:
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+    return r["global_steps"] / r["wall"], to_aggregate, total, r
+
+
+def straggler_benchmark(n=2, seconds=4.0, mean_sleep=0.05, size=1024):
+    """Step rate of synchronous training with one straggler: n + 1 workers (SyncReplicasOptimizer
+    on a float32[size] variable on 1 ps), the last of which sleeps rng.exponential(mean_sleep) s
+    before each step (np.random.RandomState(0)); without a backup every update waits for all
+    n + 1 gradients, with one backup worker (replicas_to_aggregate = n, total_num_replicas = n + 1)
+    the update goes ahead with the first n and the straggler's late gradient is dropped."""
     tf = _import("tensorweave")
     if not hasattr(tf.train, "SyncReplicasOptimizer"):
-        print("straggler benchmark: SKIPPED - tf.train.SyncReplicasOptimizer is not implemented yet "
-              "(see the TODO in straggler_benchmark); no numbers are reported.")
+        print("straggler benchmark: SKIPPED - tf.train.SyncReplicasOptimizer is not available")
         return 0
-    print("straggler benchmark: SyncReplicasOptimizer exists but this benchmark is not written yet (TODO)")
+    print(f"straggler benchmark: 1 ps + {n + 1} workers on 127.0.0.1, float32[{size}] variable, worker {n} "
+          f"sleeps Exp(mean {mean_sleep * 1000:.0f} ms) per step (seed 0); {seconds:g} s timed per run")
+    print(f"{'configuration':<40} {'global steps/s':>15} {'chief steps/global step':>24} {'stale (whole run)':>18}")
+    rates = {}
+    for backup in (False, True):
+        rate, to_aggregate, total, r = _straggler_run(n, backup, seconds, mean_sleep, size)
+        rates[backup] = rate
+        label = (f"one backup ({to_aggregate} of {total} aggregated)" if backup
+                 else f"no backup ({to_aggregate} of {total} aggregated)")
+        per_step = r["chief_local_steps"] / max(r["global_steps"], 1)
+        print(f"{label:<40} {rate:>15.1f} {per_step:>24.2f} {r['stale']:>18d}")
+    print(f"speedup with one backup worker: {rates[True] / rates[False]:.2f}x")
     return 0
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "--straggler-task":
+        cluster, index, to_aggregate, total, seconds, straggler, mean_sleep, size = argv[1:9]
+        straggler_task(json.loads(cluster), int(index), int(to_aggregate), int(total), float(seconds),
+                       int(straggler), float(mean_sleep), int(size))
+        return 0
     if argv and argv[0] == "--task":
         impl, cluster, job, index, sizes, seconds = argv[1:7]
         task_main(impl, json.loads(cluster), job, int(index), json.loads(sizes), float(seconds))
@@ -196,9 +288,13 @@ def main(argv=None):
     ap.add_argument("--seconds", type=float, default=2.0, help="timed seconds per (size, workers)")
     ap.add_argument("--no-tf", action="store_true", help="skip TensorFlow")
     ap.add_argument("--straggler", action="store_true", help="run the straggler/backup-worker benchmark")
+    ap.add_argument("--straggler-n", type=int, default=2,
+                    help="straggler benchmark: n gradients aggregated with a backup (n + 1 workers)")
+    ap.add_argument("--straggler-sleep", type=float, default=0.05,
+                    help="straggler benchmark: mean extra seconds per step of the straggler")
     args = ap.parse_args(argv)
     if args.straggler:
-        return straggler_benchmark()
+        return straggler_benchmark(n=args.straggler_n, seconds=args.seconds * 2, mean_sleep=args.straggler_sleep)
     impls = ["tensorweave"]
     if not args.no_tf:
         try:
