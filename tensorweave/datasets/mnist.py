@@ -42,12 +42,12 @@ def _read(path):
 
 def _header(data, path, magic, ndims):
     need = 4 * (1 + ndims)
-    if len(data) < need:
-        raise ValueError(f"{path}: too short for an IDX header ({len(data)} bytes)")
-    got = int.from_bytes(data[:4], "big")
-    if got != magic:
+    got = int.from_bytes(data[:4], "big") if len(data) >= 4 else None
+    if got is not None and got != magic:
         raise ValueError(f"Invalid magic number {got} in MNIST file {path} (expected {magic}: "
                          f"{'images' if magic == IMAGES_MAGIC else 'labels'})")
+    if len(data) < need:
+        raise ValueError(f"{path}: too short for an IDX header ({len(data)} bytes)")
     dims = [int.from_bytes(data[4 + 4 * i:8 + 4 * i], "big") for i in range(ndims)]
     size = int(np.prod(dims))
     if len(data) - need != size:

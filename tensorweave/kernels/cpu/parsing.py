@@ -120,7 +120,8 @@ def _parse_example(op, ctx):
                 ind.append(indices)
                 shp.append(np.array([len(examples), max_len], np.int64))
             val.append(values)
-        return tuple(ind + val + shp + outputs_dense)
+        out = ind + val + shp + outputs_dense
+        return out[0] if len(out) == 1 else tuple(out)
     return parse
 
 
