@@ -114,15 +114,6 @@ def test_average_of_first_n_stale_gradients_dropped_and_counted_tokens():
             coord.join(threads, stop_grace_period_secs=5, ignore_live_threads=True)
 
 
-def sparse_accumulator_takes_its_ref_handle():
-    """The SparseConditionalAccumulator handle is a string_ref (TF); the ops using it must take
-    it as a reference input, else the plan dereferences it as if it were a variable."""
-    from tensorweave.framework import registry
-    return all(0 in registry.get_op_def(t).ref_inputs
-               for t in ("SparseAccumulatorApplyGradient", "SparseAccumulatorTakeGradient",
-                         "AccumulatorSetGlobalStep", "AccumulatorNumAccumulated"))
-
-
 def test_sparse_gradients_aggregate_per_shard_and_update_sparsely():
     table = np.arange(24, dtype=np.float32).reshape(8, 3)
     with tf.Graph().as_default():
@@ -141,9 +132,6 @@ def test_sparse_gradients_aggregate_per_shard_and_update_sparsely():
         # The aggregated update of each shard is a sparse update on the shard's task.
         scatter = {op.name: op.device for op in g.get_operations() if op.type == "ScatterSub"}
         assert sorted(scatter.values()) == ["/job:ps/task:0", "/job:ps/task:1"]
-    if not sparse_accumulator_takes_its_ref_handle():
-        pytest.xfail("data_flow_ops registers the SparseConditionalAccumulator ops without "
-                     "ref_inputs=(0,) (work in progress in the queues work)")
     # Now run it in one process (devices cleared: one CPU).
     with tf.Graph().as_default():
         gs = tf.train.get_or_create_global_step()
