@@ -102,3 +102,42 @@ def test_killed_worker_chief_goes_on_with_the_backup(procs):
     rc, out = _finish(chief)
     assert rc == 0, out
     assert _accuracy(out) >= 0.9, out
+
+
+def test_partitioned_embedding_on_two_ps_tasks_updates_rows_in_place(procs):
+    # 2 ps processes hold the shards; this process is the worker. Gathers and the sparse
+    # updates run on the shards' tasks (placement checked against TF in
+    # tests/train/test_partitioned_variables.py); here: the values over real gRPC.
+    import numpy as np
+
+    import tensorweave as tf
+    cluster = make_cluster(n_ps=2, n_workers=1)
+    for i in range(2):
+        procs.wait_line(procs.serve(cluster, "ps", i), "READY")
+    server = tf.train.Server(cluster, job_name="worker", task_index=0)
+    try:
+        table = np.random.RandomState(0).rand(1001, 16).astype(np.float32)
+        with tf.Graph().as_default():
+            with tf.device(tf.train.replica_device_setter(cluster=cluster, worker_device="/job:worker/task:0")):
+                emb = tf.get_variable("emb", initializer=tf.constant(table),
+                                      partitioner=tf.fixed_size_partitioner(2))
+                ids = tf.placeholder(tf.int64, [None])
+                looked = tf.nn.embedding_lookup(emb, ids)          # "mod"
+                train = tf.train.GradientDescentOptimizer(0.5).minimize(tf.reduce_sum(looked))
+            assert [v.device for v in emb] == ["/job:ps/task:0", "/job:ps/task:1"]
+            with tf.Session(server.target, config=tf.ConfigProto(operation_timeout_in_ms=30000)) as sess:
+                sess.run(tf.global_variables_initializer())
+                before = np.concatenate(sess.run(list(emb)))
+                got = sess.run(looked, {ids: [3, 1000, 4]})
+                sess.run(train, {ids: [3, 1000, 4]})
+                after = np.concatenate(sess.run(list(emb)))
+        # mod over 2 shards of 501 and 500 rows: id i is row i // 2 of shard i % 2.
+        pos = {i: (i % 2) * 501 + i // 2 for i in (3, 1000, 4)}
+        np.testing.assert_array_equal(before, table)
+        np.testing.assert_array_equal(got, table[[pos[3], pos[1000], pos[4]]])
+        touched = sorted(pos.values())
+        np.testing.assert_allclose(after[touched], table[touched] - 0.5, rtol=1e-6)
+        rest = np.setdiff1d(np.arange(1001), touched)
+        assert after[rest].tobytes() == table[rest].tobytes()
+    finally:
+        server.stop()
