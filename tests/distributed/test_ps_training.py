@@ -141,3 +141,59 @@ def test_partitioned_embedding_on_two_ps_tasks_updates_rows_in_place(procs):
         assert after[rest].tobytes() == table[rest].tobytes()
     finally:
         server.stop()
+
+
+_ASYNC_WORKER = r"""
+import json, sys
+import tensorweave as tf
+cluster, steps = json.loads(sys.argv[1]), int(sys.argv[2])
+server = tf.train.Server(cluster, job_name="worker", task_index=1)
+with tf.device(tf.train.replica_device_setter(cluster=cluster, worker_device="/job:worker/task:1")):
+    gs = tf.train.get_or_create_global_step()
+    w = tf.get_variable("w", [64], initializer=tf.zeros_initializer())
+    train = tf.train.GradientDescentOptimizer(1.0, use_locking=True).minimize(-tf.reduce_sum(w), global_step=gs)
+with tf.Session(server.target) as sess:
+    print("READY", flush=True)
+    sys.stdin.readline()
+    for _ in range(steps):
+        sess.run(train)
+print("DONE", flush=True)
+"""
+
+
+def test_async_updates_from_two_worker_processes_are_all_applied(procs):
+    # Between-graph replication: worker 0 (this process) and worker 1 (a subprocess) each apply
+    # their own updates to the ps variable; with use_locking no update is lost.
+    import json
+
+    import numpy as np
+
+    import tensorweave as tf
+    steps = 150
+    cluster = make_cluster(n_ps=1, n_workers=2)
+    procs.wait_line(procs.serve(cluster, "ps", 0), "READY")
+    server = tf.train.Server(cluster, job_name="worker", task_index=0)
+    try:
+        with tf.Graph().as_default():
+            with tf.device(tf.train.replica_device_setter(cluster=cluster, worker_device="/job:worker/task:0")):
+                gs = tf.train.get_or_create_global_step()
+                w = tf.get_variable("w", [64], initializer=tf.zeros_initializer())
+                train = tf.train.GradientDescentOptimizer(1.0, use_locking=True).minimize(-tf.reduce_sum(w),
+                                                                                          global_step=gs)
+            with tf.Session(server.target, config=tf.ConfigProto(operation_timeout_in_ms=30000)) as sess:
+                sess.run(tf.global_variables_initializer())
+                other = subprocess.Popen([sys.executable, "-c", _ASYNC_WORKER, json.dumps(cluster), str(steps)],
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                         env=task_env())
+                procs.procs.append(other)
+                procs.wait_line(other, "READY")
+                other.stdin.write(b"go\n")
+                other.stdin.flush()
+                for _ in range(steps):       # at the same time as worker 1
+                    sess.run(train)
+                procs.wait_line(other, "DONE", timeout=RUN_TIMEOUT_S)
+                final_w, final_step = sess.run([w, gs])
+        np.testing.assert_array_equal(final_w, np.full(64, 2.0 * steps, np.float32))
+        assert final_step == 2 * steps
+    finally:
+        server.stop()
