@@ -7,9 +7,11 @@ takes a token from the sync token queue (on the global step's device) and procee
 step with `local_step = token`.
 
 The chief runs, in a queue-runner thread, the sync op: take the average of the first
-`replicas_to_aggregate` gradients from every accumulator, apply them with the wrapped optimizer
-(which increments the global step), move every accumulator's global step to the new global step
-and put `max(total_num_replicas, replicas_to_aggregate)` tokens into the queue. With
+`replicas_to_aggregate` gradients from every accumulator (each accumulator's step then moves to
+global step + 1, so gradients still arriving for this step are refused), apply them with the
+wrapped optimizer (which increments the global step) and put
+`max(total_num_replicas, replicas_to_aggregate)` tokens, each holding the new global step, into
+the queue. With
 `total_num_replicas > replicas_to_aggregate` the extra workers are backup workers (the paper's
 section 4.4): gradients that arrive after the first `replicas_to_aggregate` of a step carry a
 local step older than the accumulator's global step and are dropped, so a slow worker never
