@@ -35,9 +35,9 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
     if not callable(cell) or not hasattr(cell, "state_size"):
         raise TypeError(f"cell must be an instance of RNNCell, saw: {type(cell)}")
     flat_input = [convert_to_tensor(x) for x in _fg.flatten(inputs)]
-    if not time_major:
-        flat_input = [_transpose_batch_time(x) for x in flat_input]
     with vs.variable_scope(scope or "rnn") as varscope:
+        if not time_major:  # inside the scope, so TF's names: rnn/transpose in, rnn/transpose_1 out
+            flat_input = [_transpose_batch_time(x) for x in flat_input]
         in_shape = flat_input[0].shape
         batch_static = in_shape[1].value if in_shape.ndims else None
         time_static = in_shape[0].value if in_shape.ndims else None
