@@ -31,7 +31,7 @@ class PTBModel:
     """The graph: placeholders for a [batch, steps] window of word ids and its targets, the
     LSTM state in and out, the cost (sum over steps of the mean per-example loss), and a train op."""
 
-    def __init__(self, sampled=False):
+    def __init__(self, sampled=False, dynamic=False):
         self.input = tf.placeholder(tf.int32, [BATCH_SIZE, NUM_STEPS], name="input")
         self.targets = tf.placeholder(tf.int32, [BATCH_SIZE, NUM_STEPS], name="targets")
         embedding = tf.get_variable("embedding", [VOCAB_SIZE, HIDDEN_SIZE])
@@ -40,9 +40,13 @@ class PTBModel:
         cell = tf.nn.rnn_cell.MultiRNNCell(
             [tf.nn.rnn_cell.BasicLSTMCell(HIDDEN_SIZE, forget_bias=0.0) for _ in range(NUM_LAYERS)])
         self.initial_state = cell.zero_state(BATCH_SIZE, tf.float32)
-        outputs, self.final_state = tf.nn.static_rnn(cell, tf.unstack(inputs, num=NUM_STEPS, axis=1),
-                                                     initial_state=self.initial_state)
-        output = tf.reshape(tf.concat(outputs, 1), [-1, HIDDEN_SIZE])
+        if dynamic:   # one tf.while_loop over the steps
+            outputs, self.final_state = tf.nn.dynamic_rnn(cell, inputs, initial_state=self.initial_state)
+            output = tf.reshape(outputs, [-1, HIDDEN_SIZE])
+        else:         # NUM_STEPS unrolled copies of the cell
+            outputs, self.final_state = tf.nn.static_rnn(cell, tf.unstack(inputs, num=NUM_STEPS, axis=1),
+                                                         initial_state=self.initial_state)
+            output = tf.reshape(tf.concat(outputs, 1), [-1, HIDDEN_SIZE])
         labels = tf.reshape(self.targets, [-1])
 
         softmax_w = tf.get_variable("softmax_w", [VOCAB_SIZE, HIDDEN_SIZE])
@@ -92,13 +96,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", type=int, default=300, help="training steps (an epoch is ~146)")
     parser.add_argument("--sampled", action="store_true", help="train with sampled_softmax_loss")
+    parser.add_argument("--dynamic", action="store_true", help="tf.nn.dynamic_rnn instead of static_rnn")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
     train_data, valid_data, _, _ = kjv_raw_data(vocab_size=VOCAB_SIZE)
     tf.set_random_seed(args.seed)
     with tf.variable_scope("Model", initializer=tf.random_uniform_initializer(-INIT_SCALE, INIT_SCALE)):
-        model = PTBModel(sampled=args.sampled)
+        model = PTBModel(sampled=args.sampled, dynamic=args.dynamic)
 
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())

@@ -55,3 +55,36 @@ def test_benchmark_runs():
                        capture_output=True, text=True, timeout=600, cwd=root)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "skipped" not in r.stdout and "tensorweave-sampled" in r.stdout, r.stdout
+
+
+def test_dynamic_rnn_model_matches_static_and_trains():
+    # The LM switched to tf.nn.dynamic_rnn: same variables, same first costs, and it trains.
+    import numpy as np
+
+    import tensorweave as tf
+    from tensorweave.demos import ptb
+    from tensorweave.datasets.text import kjv_raw_data, ptb_iterator
+
+    cfg = ptb.SmallConfig()
+    train_data = kjv_raw_data(vocab_size=cfg.vocab_size)[0]
+    x, y = next(ptb_iterator(train_data, cfg.batch_size, cfg.num_steps))
+    costs = {}
+    for mode in ("static", "dynamic"):
+        with tf.Graph().as_default():
+            tf.set_random_seed(0)
+            m = ptb.build_model(tf, cfg, seed=0, rnn=mode)
+            names = sorted(v.name for v in tf.trainable_variables())
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                sess.run(m["lr_update"], {m["new_lr"]: 1.0})
+                state = sess.run(m["initial_state"])
+                run = []
+                for _ in range(3):
+                    feed = {m["input"]: x, m["targets"]: y}
+                    feed.update(ptb.state_feed(m, state))
+                    cost, _ = sess.run([m["cost"], m["train_op"]], feed)
+                    run.append(cost)
+        costs[mode] = (names, run)
+    assert costs["static"][0] == costs["dynamic"][0]
+    np.testing.assert_allclose(costs["static"][1], costs["dynamic"][1], rtol=1e-4)
+    assert costs["dynamic"][1][-1] < costs["dynamic"][1][0]

@@ -56,12 +56,14 @@ def config(**overrides):
     return c
 
 
-def build_model(tf, cfg, softmax="full", seed=None):
+def build_model(tf, cfg, softmax="full", seed=None, rnn="static"):
     """Builds the LM in the default graph; returns a dict of endpoints.
 
     softmax: "full" (training cost over all vocab_size words) or "sampled"
     (tf.nn.sampled_softmax_loss with cfg.num_sampled classes). `eval_cost` is always the full
-    softmax cost, for perplexity."""
+    softmax cost, for perplexity.
+    rnn: "static" (tf.nn.static_rnn over cfg.num_steps unrolled steps) or "dynamic"
+    (tf.nn.dynamic_rnn: one while loop; same variables, same results)."""
     B, T, H, V = cfg.batch_size, cfg.num_steps, cfg.hidden_size, cfg.vocab_size
     input_data = tf.placeholder(tf.int32, [B, T], name="input")
     targets = tf.placeholder(tf.int32, [B, T], name="targets")
@@ -79,9 +81,15 @@ def build_model(tf, cfg, softmax="full", seed=None):
             return cell
         cell = tf.nn.rnn_cell.MultiRNNCell([lstm_cell() for _ in range(cfg.num_layers)], state_is_tuple=True)
         initial_state = cell.zero_state(B, tf.float32)
-        inputs = tf.unstack(inputs, num=T, axis=1)
-        outputs, final_state = tf.nn.static_rnn(cell, inputs, initial_state=initial_state)
-        output = tf.reshape(tf.concat(outputs, 1), [-1, H])          # row b * T + t
+        if rnn == "static":
+            inputs = tf.unstack(inputs, num=T, axis=1)
+            outputs, final_state = tf.nn.static_rnn(cell, inputs, initial_state=initial_state)
+            output = tf.reshape(tf.concat(outputs, 1), [-1, H])          # row b * T + t
+        elif rnn == "dynamic":
+            outputs, final_state = tf.nn.dynamic_rnn(cell, inputs, initial_state=initial_state)
+            output = tf.reshape(outputs, [-1, H])                         # row b * T + t
+        else:
+            raise ValueError(f"rnn must be 'static' or 'dynamic', got {rnn!r}")
         labels = tf.reshape(targets, [-1])
         softmax_w = tf.get_variable("softmax_w", [V, H], dtype=tf.float32)   # [classes, dim] for both losses
         softmax_b = tf.get_variable("softmax_b", [V], dtype=tf.float32)
@@ -137,7 +145,8 @@ def evaluate(sess, m, data, cfg, max_batches=None):
 Result = collections.namedtuple("Result", "perplexities train_perplexity steps seconds step_ms")
 
 
-def train(steps=200, softmax="full", seed=0, progress=True, cfg=None, eval_batches=None, tf=None):
+def train(steps=200, softmax="full", seed=0, progress=True, cfg=None, eval_batches=None, tf=None,
+          rnn="static"):
     """Trains for `steps` batches (epochs repeat as needed, the learning rate decaying per epoch
     as in ptb_word_lm.py); returns validation perplexities before and after, the running training
     perplexity and the mean step time."""
@@ -149,7 +158,7 @@ def train(steps=200, softmax="full", seed=0, progress=True, cfg=None, eval_batch
     graph = tf.Graph()
     with graph.as_default():
         tf.set_random_seed(seed)
-        m = build_model(tf, cfg, softmax=softmax, seed=seed)
+        m = build_model(tf, cfg, softmax=softmax, seed=seed, rnn=rnn)
         init = tf.global_variables_initializer()
     epoch_size = ptb_epoch_size(len(train_data), cfg.batch_size, cfg.num_steps)
     with tf.Session(graph=graph) as sess:
@@ -206,11 +215,13 @@ def add_arguments(parser):
     parser.add_argument("--softmax", choices=("full", "sampled"), default="full",
                         help="full softmax or sampled_softmax_loss with 64 samples (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="graph-level random seed (default: %(default)s)")
+    parser.add_argument("--rnn", choices=("static", "dynamic"), default="static",
+                        help="unroll with tf.nn.static_rnn or loop with tf.nn.dynamic_rnn (default: %(default)s)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def main(args):
-    result, epoch_size = train(steps=args.steps, softmax=args.softmax, seed=args.seed,
+    result, epoch_size = train(steps=args.steps, softmax=args.softmax, seed=args.seed, rnn=args.rnn,
                                progress=not args.no_progress)
     before, after = result.perplexities
     print(f"validation perplexity: {before:.1f} before training, {after:.1f} after {result.steps} steps "
