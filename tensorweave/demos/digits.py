@@ -17,6 +17,7 @@ import time
 import numpy as np
 
 from ..datasets import load_digits, train_test_split
+from . import positive_float, positive_int
 
 NAME = "digits"
 SUMMARY = "train a 64-128-10 ReLU network on 1,797 handwritten 8x8 digits"
@@ -115,37 +116,15 @@ def train(steps=DEFAULTS["steps"], batch_size=DEFAULTS["batch_size"],
                   test_examples=len(x_test))
 
 
-def _positive_int(text):
-    import argparse
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("not an integer: %r" % text) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1, got %d" % value)
-    return value
-
-
-def _positive_float(text):
-    import argparse
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("not a number: %r" % text) from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError("must be positive, got %r" % text)
-    return value
-
-
 def add_arguments(parser):
     """Adds this demo's options to its argparse subparser."""
-    parser.add_argument("--steps", type=_positive_int, default=DEFAULTS["steps"],
+    parser.add_argument("--steps", type=positive_int, default=DEFAULTS["steps"],
                         help="training steps (default: %(default)s)")
-    parser.add_argument("--batch-size", type=_positive_int, default=DEFAULTS["batch_size"],
+    parser.add_argument("--batch-size", type=positive_int, default=DEFAULTS["batch_size"],
                         help="examples per step (default: %(default)s)")
-    parser.add_argument("--learning-rate", type=_positive_float, default=DEFAULTS["learning_rate"],
+    parser.add_argument("--learning-rate", type=positive_float, default=DEFAULTS["learning_rate"],
                         help="Adam learning rate (default: %(default)s)")
-    parser.add_argument("--hidden", type=_positive_int, default=DEFAULTS["hidden"],
+    parser.add_argument("--hidden", type=positive_int, default=DEFAULTS["hidden"],
                         help="hidden units (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=DEFAULTS["seed"],
                         help="graph-level random seed and data-split seed (default: %(default)s)")

@@ -16,6 +16,7 @@ import time
 import numpy as np
 
 from ..datasets import load_digits, train_test_split
+from . import positive_float, positive_int
 
 NAME = "lenet"
 SUMMARY = "train a LeNet-style convolutional network on the 8x8 handwritten digits"
@@ -98,11 +99,11 @@ def train(steps=DEFAULTS["steps"], batch_size=DEFAULTS["batch_size"],
 
 def add_arguments(parser):
     """Adds this demo's options to its argparse subparser."""
-    parser.add_argument("--steps", type=int, default=DEFAULTS["steps"],
+    parser.add_argument("--steps", type=positive_int, default=DEFAULTS["steps"],
                         help="training steps (default: %(default)s)")
-    parser.add_argument("--batch-size", type=int, default=DEFAULTS["batch_size"],
+    parser.add_argument("--batch-size", type=positive_int, default=DEFAULTS["batch_size"],
                         help="examples per step (default: %(default)s)")
-    parser.add_argument("--learning-rate", type=float, default=DEFAULTS["learning_rate"],
+    parser.add_argument("--learning-rate", type=positive_float, default=DEFAULTS["learning_rate"],
                         help="Adam learning rate (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=DEFAULTS["seed"],
                         help="graph-level random seed and data-split seed (default: %(default)s)")

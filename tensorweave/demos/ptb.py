@@ -21,6 +21,7 @@ import time
 import numpy as np
 
 from ..datasets.text import kjv_raw_data, ptb_epoch_size, ptb_iterator
+from . import positive_int
 
 NAME = "ptb"
 SUMMARY = "train the PTB-small LSTM language model on shipped public-domain text"
@@ -198,19 +199,8 @@ def train(steps=200, softmax="full", seed=0, progress=True, cfg=None, eval_batch
         epoch_size
 
 
-def _positive_int(text):
-    import argparse
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("not an integer: %r" % text) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1, got %d" % value)
-    return value
-
-
 def add_arguments(parser):
-    parser.add_argument("--steps", type=_positive_int, default=300,
+    parser.add_argument("--steps", type=positive_int, default=300,
                         help="training steps of 20 x 20 words (default: %(default)s; an epoch is about 146)")
     parser.add_argument("--softmax", choices=("full", "sampled"), default="full",
                         help="full softmax or sampled_softmax_loss with 64 samples (default: %(default)s)")

@@ -7,7 +7,7 @@ from .graph import get_default_graph
 from .tensor_shape import TensorShape, unknown_shape
 
 __all__ = ["apply_op", "unchanged_shape", "broadcast_shapes", "broadcast_shape_fn", "scalar_shape",
-           "unknown_shape_fn"]
+           "unknown_shape_fn", "merge_shapes", "shape_str"]
 
 
 def apply_op(op_type, inputs, out_dtypes, name, attrs=None, shapes=None):
@@ -67,6 +67,30 @@ def broadcast_shape_fn(op):
     for t in op._inputs[1:]:
         shape = broadcast_shapes(shape, t._shape)
     return [shape] * len(op._outputs)
+
+
+def shape_str(shape):
+    """A static shape as TF's shape-inference messages print it: [2,?,3], or ? (unknown rank)."""
+    if shape.ndims is None:
+        return "?"
+    return "[" + ",".join("?" if d is None else str(d) for d in shape.as_list()) + "]"
+
+
+def merge_shapes(a, b):
+    """TF's InferenceContext::Merge of two static shapes, with its messages (ValueError)."""
+    if a.ndims is None:
+        return b
+    if b.ndims is None:
+        return a
+    if a.ndims != b.ndims:
+        raise ValueError(f"Shapes must be equal rank, but are {a.ndims} and {b.ndims}")
+    out = []
+    for i, (x, y) in enumerate(zip(a.as_list(), b.as_list())):
+        if x is not None and y is not None and x != y:
+            raise ValueError(f"Dimension {i} in both shapes must be equal, but are {x} and {y}. "
+                             f"Shapes are {shape_str(a)} and {shape_str(b)}.")
+        out.append(x if x is not None else y)
+    return TensorShape(out)
 
 
 def convert_inputs(values, name_hint=None):

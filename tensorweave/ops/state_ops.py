@@ -11,7 +11,7 @@ from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import convert_to_tensor
 from ..framework.graph import Tensor, get_default_graph
-from ..framework.op_util import apply_op, scalar_shape
+from ..framework.op_util import apply_op, merge_shapes, scalar_shape, shape_str
 from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
 
 __all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub",
@@ -26,26 +26,6 @@ class NotMutableError(TypeError, AttributeError):
 
 # -- shape helpers (TF's wording) ------------------------------------------------------------
 
-def _dims(shape):
-    return "[" + ",".join("?" if d is None else str(d) for d in shape.as_list()) + "]" \
-        if shape.ndims is not None else "?"
-
-
-def merge_shapes(a, b):
-    """Merges two static shapes with TF's error messages (ValueError)."""
-    if a.ndims is None:
-        return b
-    if b.ndims is None:
-        return a
-    if a.ndims != b.ndims:
-        raise ValueError(f"Shapes must be equal rank, but are {a.ndims} and {b.ndims}")
-    out = []
-    for i, (x, y) in enumerate(zip(a.as_list(), b.as_list())):
-        if x is not None and y is not None and x != y:
-            raise ValueError(f"Dimension {i} in both shapes must be equal, but are {x} and {y}. "
-                             f"Shapes are {_dims(a)} and {_dims(b)}.")
-        out.append(x if x is not None else y)
-    return TensorShape(out)
 
 
 # -- the variable op ---------------------------------------------------------------------------

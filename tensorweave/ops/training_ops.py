@@ -11,7 +11,7 @@ from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import convert_to_tensor
 from ..framework.graph import Tensor, name_scope
-from ..framework.op_util import apply_op
+from ..framework.op_util import apply_op, merge_shapes, shape_str
 from ..framework.tensor_shape import TensorShape
 
 __all__ = []  # the op constructors are reached as tensorweave.ops.training_ops.* (like gen_training_ops)
@@ -54,25 +54,6 @@ def signature(op_type):
     return _SIGNATURES[op_type]
 
 
-def _dims(shape):
-    return "[" + ",".join("?" if d is None else str(d) for d in shape.as_list()) + "]"
-
-
-def _merge(a, b):
-    """TF's InferenceContext::Merge of two shapes, with its messages."""
-    if a.ndims is None:
-        return b
-    if b.ndims is None:
-        return a
-    if a.ndims != b.ndims:
-        raise ValueError(f"Shapes must be equal rank, but are {a.ndims} and {b.ndims}")
-    out = []
-    for i, (x, y) in enumerate(zip(a.as_list(), b.as_list())):
-        if x is not None and y is not None and x != y:
-            raise ValueError(f"Dimension {i} in both shapes must be equal, but are {x} and {y}. "
-                             f"Shapes are {_dims(a)} and {_dims(b)}.")
-        out.append(x if x is not None else y)
-    return TensorShape(out)
 
 
 def _with_rank(shape, rank):
@@ -91,12 +72,12 @@ def _training_shape_fn(op):
             continue
         shape = inputs[i]._shape
         if kind == "ref":
-            s = _merge(s, shape)
+            s = merge_shapes(s, shape)
         elif kind == "scalar":
             _with_rank(shape, 0)
         elif kind == "grad":
             if not sparse:
-                s = _merge(s, shape)
+                s = merge_shapes(s, shape)
                 continue
             indices = _with_rank(inputs[i + 1]._shape, 1)
             if shape.ndims is not None and shape.ndims == 0:
@@ -106,7 +87,7 @@ def _training_shape_fn(op):
                 if n_idx is not None and n_grad is not None and n_idx != n_grad:
                     raise ValueError(f"Dimensions must be equal, but are {n_idx} and {n_grad}")
             if shape.ndims is not None:
-                s = _merge(s, TensorShape([None] + shape.as_list()[1:]))
+                s = merge_shapes(s, TensorShape([None] + shape.as_list()[1:]))
     return [s]
 
 
