@@ -1,0 +1,1 @@
+"""TF1 tutorial helper modules (`tensorweave.examples.tutorials.mnist`)."""
