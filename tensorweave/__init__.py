@@ -37,6 +37,9 @@ from .ops.partitioned_variables import *  # noqa: F401,F403
 from .ops.init_ops import *  # noqa: F401,F403
 from .ops.random_ops import *  # noqa: F401,F403
 from .ops.clip_ops import *  # noqa: F401,F403
+from .ops.check_ops import *  # noqa: F401,F403
+from .ops.logging_ops import Assert, Print, check_numerics
+from .ops.logging_ops import print_v2 as print  # noqa: A001  (tf.print)
 from .ops.data_flow_ops import *  # noqa: F401,F403
 from .ops.parsing_ops import *  # noqa: F401,F403
 from .ops.sparse_ops import *  # noqa: F401,F403
@@ -55,6 +58,7 @@ _sparse_tensor._register_fetch()
 from . import sparse  # noqa: E402  (tf.sparse namespace)
 
 from . import compat  # noqa: E402  (compat.v1 is this module)
+from . import debugging  # noqa: E402
 from .platform import app, flags, gfile  # noqa: E402
 from .platform import tf_logging as logging  # noqa: E402
 from . import initializers, layers, losses, math, nn, random, train  # noqa: E402,A004  (namespaces)

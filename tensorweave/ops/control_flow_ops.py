@@ -275,11 +275,17 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
         pairs, default = pairs[:-1], pairs[-1][1]
     with name_scope(name, "case", [p for p, _ in pairs]):
         if exclusive and len(pairs) > 1:
-            from . import math_ops
-            count = math_ops.add_n([math_ops.cast(convert_to_tensor(p), _dtypes.int32) for p, _ in pairs])
-            from .array_ops import _assert_le_one
-            pairs = [(_assert_le_one(count, pairs[0][0]), pairs[0][1])] + pairs[1:] \
-                if hasattr(array_ops, "_assert_le_one") else pairs
+            # TF's check: at most one predicate may be true (assertion failed otherwise).
+            from . import array_ops, logging_ops, math_ops
+            preds = [convert_to_tensor(p) for p, _ in pairs]
+            stacked = array_ops.stack(preds)
+            count = math_ops.reduce_sum(math_ops.cast(stacked, _dtypes.int32))
+            check = logging_ops.Assert(
+                math_ops.less_equal(count, 1),
+                [f"Input error: exclusive=True: more than 1 conditions ({', '.join(p.name for p in preds)}) "
+                 "evaluated as True:", stacked], summarize=len(preds))
+            with get_default_graph().control_dependencies([check]):
+                pairs = [(array_ops.identity(p), fn) for p, (_, fn) in zip(preds, pairs)]
 
         def build(i):
             if i == len(pairs):

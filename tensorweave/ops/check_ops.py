@@ -1,0 +1,159 @@
+"""`tf.assert_equal`, `tf.assert_less`, ... (TF1's check_ops): each returns an Assert op that
+fails at run time with TF's "Condition x == y did not hold element-wise:" message; when both
+sides are known while building the graph and the condition is false, InvalidArgumentError is
+raised right away, as TensorFlow does."""
+
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework import errors
+from ..framework.constant_op import constant_value, convert_to_tensor
+from ..framework.graph import name_scope
+from . import logging_ops
+
+__all__ = ["assert_equal", "assert_none_equal", "assert_less", "assert_less_equal", "assert_greater",
+           "assert_greater_equal", "assert_positive", "assert_negative", "assert_non_negative",
+           "assert_non_positive", "assert_rank", "assert_rank_at_least", "assert_type", "assert_integer",
+           "assert_scalar", "is_numeric_tensor"]
+
+
+def _assert(condition_fn, static_fn, sym, tensors, data, summarize, message, name, opname):
+    from . import math_ops
+    with name_scope(name, opname, list(tensors) + list(data or [])):
+        ts = [convert_to_tensor(t, name=n) for t, n in zip(tensors, ("x", "y"))]
+        if len(ts) == 2 and ts[1].dtype.base_dtype != ts[0].dtype.base_dtype:
+            ts[1] = convert_to_tensor(tensors[1], dtype=ts[0].dtype.base_dtype, name="y")
+        if data is None:
+            data = [message or "", f"Condition {sym} did not hold element-wise:"]
+            for label, t in zip(("x", "y"), ts):
+                data += [f"{label} ({t.name}) = ", t]
+        statics = [constant_value(t) for t in ts]
+        if all(v is not None for v in statics) and not np.all(static_fn(*statics)):
+            lines = [str(d) if not hasattr(d, "op") else str(constant_value(d)) for d in data]
+            raise errors.InvalidArgumentError(None, None, "\n".join(l for l in lines if l))
+        condition = math_ops.reduce_all(condition_fn(*ts))
+        return logging_ops.Assert(condition, data, summarize=summarize)
+
+
+def _binary(opname, sym, condition_name, static_fn):
+    def check(x, y, data=None, summarize=None, message=None, name=None):
+        from . import math_ops
+        return _assert(getattr(math_ops, condition_name), static_fn, f"x {sym} y", (x, y), data, summarize,
+                       message, name, opname)
+    check.__name__ = opname
+    check.__doc__ = f"An op asserting `x {sym} y` element-wise (raises InvalidArgumentError when run)."
+    return check
+
+
+assert_equal = _binary("assert_equal", "==", "equal", np.equal)
+assert_none_equal = _binary("assert_none_equal", "!=", "not_equal", np.not_equal)
+assert_less = _binary("assert_less", "<", "less", np.less)
+assert_less_equal = _binary("assert_less_equal", "<=", "less_equal", np.less_equal)
+assert_greater = _binary("assert_greater", ">", "greater", np.greater)
+assert_greater_equal = _binary("assert_greater_equal", ">=", "greater_equal", np.greater_equal)
+
+
+def _sign(opname, sym, compare, static_fn):
+    def check(x, data=None, summarize=None, message=None, name=None):
+        from . import array_ops, math_ops
+        with name_scope(name, opname, [x]):
+            x = convert_to_tensor(x, name="x")
+            if data is None:
+                data = [message or "", f"Condition x {sym} 0 did not hold element-wise:", f"x ({x.name}) = ", x]
+            zero = array_ops.zeros_like(x)
+            a, b = (zero, x) if compare in ("less", "less_equal") else (x, zero)
+            fn = assert_less if compare == "less" else assert_less_equal
+            return fn(a, b, data=data, summarize=summarize)
+    check.__name__ = opname
+    check.__doc__ = f"An op asserting `x {sym} 0` element-wise."
+    del static_fn
+    return check
+
+
+assert_positive = _sign("assert_positive", ">", "less", None)
+assert_non_negative = _sign("assert_non_negative", ">=", "less_equal", None)
+
+
+def assert_negative(x, data=None, summarize=None, message=None, name=None):
+    """An op asserting `x < 0` element-wise."""
+    from . import array_ops
+    with name_scope(name, "assert_negative", [x]):
+        x = convert_to_tensor(x, name="x")
+        if data is None:
+            data = [message or "", "Condition x < 0 did not hold element-wise:", f"x ({x.name}) = ", x]
+        return assert_less(x, array_ops.zeros_like(x), data=data, summarize=summarize)
+
+
+def assert_non_positive(x, data=None, summarize=None, message=None, name=None):
+    """An op asserting `x <= 0` element-wise."""
+    from . import array_ops
+    with name_scope(name, "assert_non_positive", [x]):
+        x = convert_to_tensor(x, name="x")
+        if data is None:
+            data = [message or "", "Condition x <= 0 did not hold element-wise:", f"x ({x.name}) = ", x]
+        return assert_less_equal(x, array_ops.zeros_like(x), data=data, summarize=summarize)
+
+
+def assert_rank(x, rank, message=None, name=None):
+    """Checks x's rank statically (ValueError) or at run time when it is unknown."""
+    from . import array_ops, math_ops
+    with name_scope(name, "assert_rank", [x]):
+        x = convert_to_tensor(x, name="x")
+        if x.shape.ndims is not None:
+            if x.shape.ndims != rank:
+                raise ValueError(f"{message + ' ' if message else ''}Tensor {x.name} must have rank {rank}.  "
+                                 f"Received rank {x.shape.ndims}, shape {x.shape}")
+            from .control_flow_ops import no_op
+            return no_op(name="static_checks_determined_all_ok")
+        return logging_ops.Assert(math_ops.equal(array_ops.rank(x), rank),
+                                  [message or "", f"Tensor {x.name} must have rank", rank, "Received shape: ",
+                                   array_ops.shape(x)])
+
+
+def assert_rank_at_least(x, rank, message=None, name=None):
+    """Checks that x's rank is at least `rank` (statically, or at run time)."""
+    from . import array_ops, math_ops
+    with name_scope(name, "assert_rank_at_least", [x]):
+        x = convert_to_tensor(x, name="x")
+        if x.shape.ndims is not None:
+            if x.shape.ndims < rank:
+                raise ValueError(f"{message + ' ' if message else ''}Tensor {x.name} must have rank at least "
+                                 f"{rank}.  Received rank {x.shape.ndims}, shape {x.shape}")
+            from .control_flow_ops import no_op
+            return no_op(name="static_checks_determined_all_ok")
+        return logging_ops.Assert(math_ops.greater_equal(array_ops.rank(x), rank),
+                                  [message or "", f"Tensor {x.name} must have rank at least", rank])
+
+
+def assert_type(tensor, tf_type, message=None, name=None):
+    """Raises TypeError at graph-build time unless `tensor` has dtype `tf_type`."""
+    tensor = convert_to_tensor(tensor)
+    if tensor.dtype.base_dtype != _dtypes.as_dtype(tf_type).base_dtype:
+        raise TypeError(f"{message + ' ' if message else ''}{tensor.name} must be of type "
+                        f"{_dtypes.as_dtype(tf_type)!r}; got {tensor.dtype!r}")
+    from .control_flow_ops import no_op
+    return no_op(name=name or "statically_determined_correct_type")
+
+
+def assert_integer(x, message=None, name=None):
+    """Raises TypeError at graph-build time unless `x` has an integer dtype."""
+    x = convert_to_tensor(x)
+    if not x.dtype.is_integer:
+        raise TypeError(f"{message + ' ' if message else ''}Expected \"x\" to be integer type.  Found "
+                        f"\"{x.name}\" of type \"{x.dtype.base_dtype!r}\"")
+    from .control_flow_ops import no_op
+    return no_op(name=name or "statically_determined_was_integer")
+
+
+def assert_scalar(tensor, name=None, message=None):
+    """Returns `tensor` after checking statically that it is a scalar (ValueError otherwise)."""
+    tensor = convert_to_tensor(tensor)
+    if tensor.shape.ndims is not None and tensor.shape.ndims != 0:
+        raise ValueError(f"{message + ' ' if message else ''}Expected scalar shape for {tensor.name}, saw shape: "
+                         f"{tensor.shape}.")
+    return tensor
+
+
+def is_numeric_tensor(tensor):
+    return hasattr(tensor, "dtype") and (tensor.dtype.is_floating or tensor.dtype.is_integer or
+                                         tensor.dtype.is_complex)
