@@ -6,6 +6,7 @@ than k classes score strictly higher than the target class (ties count as in), f
 out-of-range target or a non-finite prediction.
 """
 
+import collections
 import numbers
 
 import numpy as np
@@ -66,15 +67,19 @@ def _top_k_grad(op, grad_values, grad_indices=None):
     return [dx, None]
 
 
+TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
+
+
 def top_k(input, k=1, sorted=True, name=None):  # noqa: A002
-    """(values, indices) of the k largest entries along the last axis."""
+    """TopKV2(values, indices): the k largest entries along the last axis (a namedtuple, as in TF,
+    so `sess.run(tf.nn.top_k(x, 2)).values` works)."""
     x = convert_to_tensor(input, name="input")
     k = convert_to_tensor(np.asarray(k, np.int32) if isinstance(k, numbers.Integral) else k,
                           dtype=_dtypes.int32, name="k")
     dt = x.dtype.base_dtype
     values, indices = apply_op("TopKV2", [x, k], [dt, _dtypes.int32], name or "TopKV2",
                                attrs={"T": dt, "sorted": bool(sorted)})
-    return values, indices
+    return TopKV2(values, indices)
 
 
 def in_top_k(predictions, targets, k, name=None):

@@ -184,3 +184,13 @@ def test_names_and_shapes_as_tensorflow():
             tf.nn.conv2d(x, tf.placeholder(tf.float32, [3, 3, 2, 4]), [1, 1, 1, 1], "SAME")
         with pytest.raises(ValueError, match="Negative dimension"):
             tf.nn.conv2d(x, tf.placeholder(tf.float32, [9, 9, 3, 4]), [1, 1, 1, 1], "VALID")
+
+
+def test_top_k_is_a_namedtuple_like_tf():
+    t = tf.nn.top_k([1, 5, 3], k=2)
+    assert type(t).__name__ == "TopKV2" and t.values is t[0] and t.indices is t[1]
+    with tf.Session() as sess:
+        r = sess.run(t)
+    assert type(r).__name__ == "TopKV2"
+    np.testing.assert_array_equal(r.values, [5, 3])
+    np.testing.assert_array_equal(r.indices, [1, 2])
