@@ -17,6 +17,7 @@ from .coordinator import Coordinator  # noqa: F401
 from .queue_runner import QueueRunner, add_queue_runner, start_queue_runners  # noqa: F401
 from .sync_replicas_optimizer import SyncReplicasOptimizer  # noqa: F401
 from .supervisor import Supervisor  # noqa: F401
+from .moving_averages import ExponentialMovingAverage, assign_moving_average  # noqa: F401
 from .coordinator import LooperThread  # noqa: F401
 from .input import (batch, batch_join, input_producer, limit_epochs, maybe_batch, maybe_shuffle_batch,  # noqa: F401
                     range_input_producer, shuffle_batch, shuffle_batch_join, slice_input_producer,
