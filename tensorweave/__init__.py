@@ -44,6 +44,8 @@ from .ops.data_flow_ops import *  # noqa: F401,F403
 from .ops.parsing_ops import *  # noqa: F401,F403
 from .ops.sparse_ops import *  # noqa: F401,F403
 from .ops.embedding_ops import *  # noqa: F401,F403
+from .ops.linalg_ops import *  # noqa: F401,F403
+from .ops.string_ops import *  # noqa: F401,F403
 from .ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: A004
 from .ops.control_flow_ops import case, cond, while_loop
 from .ops.tensor_array_ops import TensorArray
@@ -56,12 +58,14 @@ _indexed_slices._register_fetch()
 from .framework import sparse_tensor as _sparse_tensor  # noqa: E402
 _sparse_tensor._register_fetch()
 from . import sparse  # noqa: E402  (tf.sparse namespace)
+from . import strings  # noqa: E402  (tf.strings namespace)
 
 from . import compat  # noqa: E402  (compat.v1 is this module)
 from . import debugging  # noqa: E402
 from .platform import app, flags, gfile  # noqa: E402
 from .platform import tf_logging as logging  # noqa: E402
 from . import initializers, layers, losses, math, nn, random, train  # noqa: E402,A004  (namespaces)
+from . import linalg  # noqa: E402  (tf.linalg: inv, det, cholesky, solve, svd, norm, ...)
 from . import io, python_io  # noqa: E402  (namespaces: TFRecord files, Example protos)
 from . import data  # noqa: E402  (tf.data: Dataset, Iterator, TFRecordDataset)
 from . import summary  # noqa: E402  (tf.summary: summary ops, event files)

@@ -1,4 +1,4 @@
-"""Checkpoint I/O ops: SaveV2, RestoreV2, ShardedFilename, MergeV2Checkpoints (and StringJoin).
+"""Checkpoint I/O ops: SaveV2, RestoreV2, ShardedFilename, MergeV2Checkpoints (string_join delegates to string_ops).
 
 They run where the variables live: the Saver puts one SaveV2/RestoreV2 per device when
 `sharded=True` (each parameter-server task writes its own data shard), and a MergeV2Checkpoints
@@ -34,9 +34,6 @@ registry.register_op("SaveV2", stateful=True)
 registry.register_op("RestoreV2", shape_fn=_restore_shapes, stateful=True)
 registry.register_op("ShardedFilename", shape_fn=scalar_shape)
 registry.register_op("MergeV2Checkpoints", stateful=True)
-if "StringJoin" not in registry._OPS:  # string_ops may declare it too
-    registry.register_op("StringJoin", shape_fn=lambda op: [op._inputs[0]._shape])
-    registry.no_gradient("StringJoin")
 for _t in ("SaveV2", "RestoreV2", "ShardedFilename", "MergeV2Checkpoints"):
     registry.no_gradient(_t)
 
@@ -95,6 +92,6 @@ def merge_v2_checkpoints(checkpoint_prefixes, destination_prefix, delete_old_dir
 
 
 def string_join(inputs, separator="", name=None):
-    inputs = [convert_to_tensor(x, dtype=_dtypes.string) for x in inputs]
-    return apply_op("StringJoin", inputs, [_dtypes.string], name or "StringJoin",
-                    attrs={"N": len(inputs), "separator": separator})
+    """StringJoin (declared with the string ops)."""
+    from .string_ops import string_join as _string_join
+    return _string_join(inputs, separator=separator, name=name)

@@ -1,12 +1,12 @@
 """CPU kernels for checkpoint I/O: SaveV2 writes a one-shard bundle, RestoreV2 reads and verifies
-tensors, MergeV2Checkpoints merges per-device bundles, ShardedFilename/StringJoin build names.
+tensors, MergeV2Checkpoints merges per-device bundles, ShardedFilename builds names (StringJoin lives with the string kernels).
 
 The file format lives in train/checkpoint_format.py (imported when a plan is compiled)."""
 
 import numpy as np
 
 from ...framework import errors
-from ..registry import has_kernel, register_kernel
+from ..registry import register_kernel
 
 _TF_NAMES = {"float32": "float", "float64": "double"}
 
@@ -102,18 +102,3 @@ def _sharded_filename(op, ctx):
     def sharded_filename(basename, shard, num_shards):
         return np.array("%s-%05d-of-%05d" % (_str(basename), int(shard), int(num_shards)), dtype=object)
     return sharded_filename
-
-
-if not has_kernel("StringJoin"):
-    @register_kernel("StringJoin")
-    def _string_join(op, ctx):
-        sep = op.get_attr("separator")
-
-        def string_join(*inputs):
-            arrays = np.broadcast_arrays(*[np.asarray(x, dtype=object) for x in inputs])
-            out = np.empty(arrays[0].shape, dtype=object)
-            for idx in np.ndindex(out.shape):
-                parts = [a[idx] for a in arrays]
-                out[idx] = sep.encode().join(p if isinstance(p, bytes) else str(p).encode() for p in parts)
-            return out
-        return string_join

@@ -1,0 +1,415 @@
+"""CPU kernels for string ops. String tensors are object arrays of bytes; every kernel works
+element by element in Python (strings have no vectorized NumPy form) and returns a new array."""
+
+import re
+
+import numpy as np
+
+from ...framework import errors
+from ...lib.farmhash import fingerprint64
+from ..registry import register_kernel
+
+
+def _invalid(msg):
+    return errors.InvalidArgumentError(None, None, msg)
+
+
+def _b(v):
+    return v if isinstance(v, bytes) else str(v).encode()
+
+
+def _map(fn, x, dtype=object):
+    x = np.asarray(x, dtype=object)
+    out = np.empty(x.shape, dtype=dtype)
+    flat_in, flat_out = x.reshape(-1), out.reshape(-1)
+    for i, v in enumerate(flat_in):
+        flat_out[i] = fn(_b(v))
+    return out
+
+
+def _dims(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def _bstr(s):
+    return "b'" + s.decode("utf-8", "backslashreplace") + "'"
+
+
+# -- AsString --------------------------------------------------------------------------------
+
+@register_kernel("AsString")
+def _as_string(op, ctx):
+    t = op.get_attr("T")
+    precision, scientific, shortest = op.get_attr("precision"), op.get_attr("scientific"), op.get_attr("shortest")
+    width, fill = op.get_attr("width"), op.get_attr("fill")
+    is_float = t.is_floating
+    error = None
+    if scientific and shortest:
+        error = "Cannot select both scientific and shortest notation"
+    elif len(fill) > 1:
+        error = "Fill string must be one or fewer characters"
+    elif fill and fill not in " +-0#":
+        error = f'Fill argument not supported: "{fill}"'
+    elif not (is_float or t.is_complex):
+        for flag, what in ((scientific, "scientific"), (shortest, "shortest"), (precision > -1, "precision")):
+            if flag:
+                error = f"{what} not supported for datatype {t.name}"
+                break
+    fmt = "%" + fill + (str(width) if width > -1 else "") + (f".{precision}" if precision > -1 else "")
+    if is_float or t.is_complex:
+        fmt += "g" if shortest else "e" if scientific else "f"
+    else:
+        fmt += "d"
+
+    def as_string(x):
+        if error:
+            raise _invalid(error)
+        x = np.asarray(x)
+        out = np.empty(x.shape, dtype=object)
+        flat, fo = x.reshape(-1), out.reshape(-1)
+        if t.is_bool:
+            for i, v in enumerate(flat):
+                fo[i] = (fmt[:-1] + "s") % ("true" if v else "false")
+        elif t.is_complex:
+            for i, v in enumerate(flat):
+                fo[i] = ("(" + fmt + "," + fmt + ")") % (float(v.real), float(v.imag))
+        elif x.dtype == object:  # strings pass through, padded like %s
+            for i, v in enumerate(flat):
+                fo[i] = ((fmt[:-1] + "s") % _b(v).decode("utf-8", "surrogateescape")).encode(
+                    "utf-8", "surrogateescape")
+        elif is_float:
+            for i, v in enumerate(flat):
+                fo[i] = fmt % float(v)
+        else:
+            for i, v in enumerate(flat):
+                fo[i] = fmt % int(v)
+        for i, v in enumerate(fo):
+            if isinstance(v, str):
+                fo[i] = v.encode()
+        return out
+    return as_string
+
+
+# -- joining ---------------------------------------------------------------------------------
+
+@register_kernel("StringJoin")
+def _string_join(op, ctx):
+    sep = op.get_attr("separator").encode()
+
+    def string_join(*inputs):
+        arrays = [np.asarray(x, dtype=object) for x in inputs]
+        shape = None
+        for a in arrays:
+            if a.ndim:
+                if shape is not None and a.shape != shape:
+                    raise _invalid(f"Input shapes do not match: {_dims(shape)} vs. {_dims(a.shape)}")
+                shape = a.shape
+        shape = shape if shape is not None else ()
+        arrays = [np.broadcast_to(a, shape) for a in arrays]
+        out = np.empty(shape, dtype=object)
+        for idx in np.ndindex(shape):
+            out[idx] = sep.join(_b(a[idx]) for a in arrays)
+        return out
+    return string_join
+
+
+@register_kernel("ReduceJoin")
+def _reduce_join(op, ctx):
+    keep = op.get_attr("keep_dims")
+    sep = op.get_attr("separator").encode()
+
+    def reduce_join(x, axes):
+        x = np.asarray(x, dtype=object)
+        rank = x.ndim
+        axes = [int(a) for a in np.asarray(axes).reshape(-1)]
+        norm = []
+        for a in axes:
+            if not -rank <= a < rank:
+                raise _invalid(f"Invalid reduction dimension {a} for input with {rank} dimensions.")
+            a %= rank
+            if a in norm:
+                raise _invalid(f"Duplicate reduction dimension {a}")
+            norm.append(a)
+        kept = [i for i in range(rank) if i not in norm]
+        # TF's order: the first listed axis varies fastest.
+        y = np.transpose(x, kept + norm[::-1])
+        kshape = [x.shape[i] for i in kept]
+        y = y.reshape(kshape + [-1] if y.size else kshape + [int(np.prod([x.shape[i] for i in norm]))])
+        out = np.empty(kshape, dtype=object)
+        for idx in np.ndindex(*kshape):
+            out[idx] = sep.join(_b(v) for v in y[idx])
+        if keep:
+            out = out.reshape([1 if i in norm else d for i, d in enumerate(x.shape)])
+        return out
+    return reduce_join
+
+
+@register_kernel("StringFormat")
+def _string_format(op, ctx):
+    template, placeholder = op.get_attr("template"), op.get_attr("placeholder")
+    summarize = op.get_attr("summarize")
+    parts = template.split(placeholder)
+
+    def fmt(v):
+        v = np.asarray(v)
+        if v.dtype == object:
+            v = np.vectorize(lambda s: _b(s).decode("utf-8", "replace"), otypes=[object])(v)
+            v = v.astype(str)
+        if v.ndim == 0:
+            return "%g" % v if v.dtype.kind == "f" else str(v.item() if v.dtype.kind != "U" else v)
+        return np.array2string(v, threshold=2 * summarize if summarize >= 0 else v.size + 1,
+                               edgeitems=summarize if summarize >= 0 else 3, separator=" ",
+                               max_line_width=10 ** 9, formatter={"float_kind": lambda f: "%g" % f})
+
+    def string_format(*inputs):
+        out = parts[0]
+        for p, v in zip(parts[1:], inputs):
+            out += fmt(v) + p
+        return np.array(out.encode(), dtype=object)
+    return string_format
+
+
+# -- lengths, substrings, case, whitespace ---------------------------------------------------
+
+def _utf8_chars(s):
+    """The UTF-8 characters of bytes `s` (a character starts at each non-continuation byte)."""
+    starts = [i for i, c in enumerate(s) if (c & 0xC0) != 0x80]
+    if not starts or starts[0] != 0:
+        starts = [0] + starts
+    return [s[a:b] for a, b in zip(starts, starts[1:] + [len(s)])] if s else []
+
+
+@register_kernel("StringLength")
+def _string_length(op, ctx):
+    chars = op.get_attr("unit") == "UTF8_CHAR"
+
+    def string_length(x):
+        if chars:
+            return _map(lambda s: sum(1 for c in s if (c & 0xC0) != 0x80), x, np.int32)
+        return _map(len, x, np.int32)
+    return string_length
+
+
+@register_kernel("Substr")
+def _substr(op, ctx):
+    chars = op.get_attr("unit") == "UTF8_CHAR"
+
+    def substr(x, pos, length):
+        x, pos, length = np.broadcast_arrays(np.asarray(x, dtype=object), np.asarray(pos), np.asarray(length))
+        out = np.empty(x.shape, dtype=object)
+        for i, idx in enumerate(np.ndindex(x.shape)):
+            s = _b(x[idx])
+            units = _utf8_chars(s) if chars else s
+            n, p, ln = len(units), int(pos[idx]), int(length[idx])
+            if not -n <= p <= n:
+                raise _invalid(f"pos {p} out of range for string {_bstr(s)} at index {i}")
+            p = p + n if p < 0 else p
+            piece = units[p:p + max(ln, 0)]
+            out[idx] = b"".join(piece) if chars else piece
+        return out
+    return substr
+
+
+@register_kernel("StringStrip")
+def _strip(op, ctx):
+    return lambda x: _map(lambda s: s.strip(b" \t\n\v\f\r"), x)
+
+
+def _case(op, lower):
+    enc = op.get_attr("encoding")
+
+    def change(x):
+        if enc:
+            return _map(lambda s: (s.decode(enc).lower() if lower else s.decode(enc).upper()).encode(enc), x)
+        return _map(lambda s: s.lower() if lower else s.upper(), x)
+    return change
+
+
+register_kernel("StringLower")(lambda op, ctx: _case(op, True))
+register_kernel("StringUpper")(lambda op, ctx: _case(op, False))
+
+
+# -- splitting -------------------------------------------------------------------------------
+
+def _sparse(tokens):
+    n = len(tokens)
+    width = max((len(t) for t in tokens), default=0)
+    indices = np.array([(i, j) for i, ts in enumerate(tokens) for j in range(len(ts))],
+                       dtype=np.int64).reshape(-1, 2)
+    values = np.empty(len(indices), dtype=object)
+    values[:] = [t for ts in tokens for t in ts]
+    return indices, values, np.array([n, width], dtype=np.int64)
+
+
+def _check_source(x):
+    x = np.asarray(x, dtype=object)
+    if x.ndim != 1:
+        raise _invalid(f"input must be a vector, got shape: {_dims(x.shape)}")
+    return x
+
+
+@register_kernel("StringSplit")
+def _string_split(op, ctx):
+    skip_empty = op.get_attr("skip_empty")
+
+    def string_split(source, delimiter):
+        source = _check_source(source)
+        delim = _b(np.asarray(delimiter, dtype=object).item())
+        tokens = []
+        for s in source:
+            s = _b(s)
+            if not delim:
+                toks = [s[i:i + 1] for i in range(len(s))]
+            else:
+                toks = re.split(b"[" + re.escape(delim) + b"]", s)
+                if skip_empty:
+                    toks = [t for t in toks if t]
+            tokens.append(toks)
+        return _sparse(tokens)
+    return string_split
+
+
+@register_kernel("StringSplitV2")
+def _string_split_v2(op, ctx):
+    maxsplit = op.get_attr("maxsplit")
+
+    def string_split_v2(source, sep):
+        source = _check_source(source)
+        sep = _b(np.asarray(sep, dtype=object).item()) or None
+        tokens = [_b(s).split(sep, maxsplit) for s in source]
+        return _sparse(tokens)
+    return string_split_v2
+
+
+# -- numbers and hashing ---------------------------------------------------------------------
+
+_INT_RE = re.compile(rb"^\s*[+-]?[0-9]+\s*$")
+_HEX_RE = re.compile(rb"^\s*[+-]?0[xX][0-9a-fA-F]*\.?[0-9a-fA-F]*([pP][+-]?[0-9]+)?\s*$")
+_FLOAT_RE = re.compile(rb"^\s*[+-]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|inf|infinity|nan)\s*$",
+                       re.IGNORECASE)
+
+
+@register_kernel("StringToNumber")
+def _string_to_number(op, ctx):
+    t = op.get_attr("out_type")
+    np_type = t.as_numpy_dtype
+    info = np.iinfo(np_type) if t.is_integer else None
+
+    def parse(s):
+        def bad():
+            return _invalid(f"StringToNumberOp could not correctly convert string: "
+                            f"{s.decode('utf-8', 'backslashreplace')}")
+        if info is not None:
+            if not _INT_RE.match(s):
+                raise bad()
+            v = int(s)
+            if not info.min <= v <= info.max:
+                raise bad()
+            return v
+        if _FLOAT_RE.match(s):
+            return float(s)
+        if _HEX_RE.match(s) and any(c in b"0123456789abcdefABCDEF" for c in s.strip()[2:]):
+            return float.fromhex(s.strip().decode())
+        raise bad()
+
+    def string_to_number(x):
+        vals = _map(parse, x)
+        with np.errstate(over="ignore"):
+            return vals.astype(np_type)
+    return string_to_number
+
+
+@register_kernel("StringToHashBucketFast")
+def _to_hash_bucket_fast(op, ctx):
+    n = op.get_attr("num_buckets")
+    return lambda x: _map(lambda s: fingerprint64(s) % n, x, np.int64)
+
+
+# -- regular expressions ---------------------------------------------------------------------
+
+_REWRITE_RE = re.compile(r"\\(.)", re.S)
+
+
+def _compile(pattern):
+    pattern = _b(pattern).decode("utf-8", "surrogateescape")
+    try:
+        return re.compile(pattern)
+    except re.error as e:
+        raise _invalid(f"Invalid pattern: {pattern}, error: {e}") from None
+
+
+def _rewriter(rewrite):
+    """RE2's rewrite string (\\0..\\9 groups, \\\\ a backslash) as a function of a match."""
+    rewrite = _b(rewrite).decode("utf-8", "surrogateescape")
+    pieces, last = [], 0
+    for m in _REWRITE_RE.finditer(rewrite):
+        pieces.append(rewrite[last:m.start()])
+        c = m.group(1)
+        if c.isdigit():
+            pieces.append(int(c))
+        elif c == "\\":
+            pieces.append("\\")
+        else:
+            raise _invalid(f"Invalid rewrite pattern: {rewrite}")
+        last = m.end()
+    pieces.append(rewrite[last:])
+
+    def apply(m):
+        return "".join(p if isinstance(p, str) else (m.group(p) or "") for p in pieces)
+    return apply
+
+
+def _replace(rx, rep, replace_global, s):
+    text = s.decode("utf-8", "surrogateescape")
+    return rx.sub(rep, text, count=0 if replace_global else 1).encode("utf-8", "surrogateescape")
+
+
+def _full_match(rx, s):
+    return rx.fullmatch(s.decode("utf-8", "surrogateescape")) is not None
+
+
+@register_kernel("StaticRegexReplace")
+def _static_regex_replace(op, ctx):
+    pattern, rewrite = op.get_attr("pattern"), op.get_attr("rewrite")
+    glob = op.get_attr("replace_global")
+
+    def static_regex_replace(x):
+        rx, rep = _compile(pattern), _rewriter(rewrite)
+        return _map(lambda s: _replace(rx, rep, glob, s), x)
+    return static_regex_replace
+
+
+@register_kernel("RegexReplace")
+def _regex_replace(op, ctx):
+    glob = op.get_attr("replace_global")
+
+    def regex_replace(x, pattern, rewrite):
+        pattern, rewrite = np.asarray(pattern, dtype=object), np.asarray(rewrite, dtype=object)
+        if pattern.ndim:
+            raise _invalid(f"Pattern must be scalar, but received {_dims(pattern.shape)}")
+        if rewrite.ndim:
+            raise _invalid(f"Replacement string must be scalar, but received {_dims(rewrite.shape)}")
+        rx, rep = _compile(pattern.item()), _rewriter(rewrite.item())
+        return _map(lambda s: _replace(rx, rep, glob, s), x)
+    return regex_replace
+
+
+@register_kernel("StaticRegexFullMatch")
+def _static_regex_full_match(op, ctx):
+    pattern = op.get_attr("pattern")
+
+    def static_regex_full_match(x):
+        rx = _compile(pattern)
+        return _map(lambda s: _full_match(rx, s), x, np.bool_)
+    return static_regex_full_match
+
+
+@register_kernel("RegexFullMatch")
+def _regex_full_match(op, ctx):
+    def regex_full_match(x, pattern):
+        pattern = np.asarray(pattern, dtype=object)
+        if pattern.ndim:
+            raise _invalid(f"Pattern must be scalar, but received {_dims(pattern.shape)}")
+        rx = _compile(pattern.item())
+        return _map(lambda s: _full_match(rx, s), x, np.bool_)
+    return regex_full_match
