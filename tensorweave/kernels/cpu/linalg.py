@@ -1,0 +1,212 @@
+"""CPU kernels for linear algebra over batches of matrices (np.linalg broadcasts over the leading
+dimensions). np.linalg has no float16: such inputs are computed in float32 and cast back.
+"""
+
+import numpy as np
+
+from ...framework import errors
+from ..registry import register_kernel
+
+
+def _invalid(msg):
+    return errors.InvalidArgumentError(None, None, msg)
+
+
+def _wide(x):
+    return x.astype(np.float32) if x.dtype == np.float16 else x
+
+
+def _adj(x):
+    x = np.swapaxes(x, -1, -2)
+    return np.conj(x) if np.iscomplexobj(x) else x
+
+
+@register_kernel("MatrixInverse")
+def _matrix_inverse(op, ctx):
+    adj = op.get_attr("adjoint")
+
+    def matrix_inverse(a):
+        try:
+            out = np.linalg.inv(_wide(_adj(a) if adj else a))
+        except np.linalg.LinAlgError:
+            raise _invalid("Input is not invertible.") from None
+        return out.astype(a.dtype, copy=False)
+    return matrix_inverse
+
+
+@register_kernel("MatrixDeterminant")
+def _matrix_determinant(op, ctx):
+    def matrix_determinant(a):
+        return np.asarray(np.linalg.det(_wide(a))).astype(a.dtype, copy=False)
+    return matrix_determinant
+
+
+@register_kernel("LogMatrixDeterminant")
+def _log_matrix_determinant(op, ctx):
+    def log_matrix_determinant(a):
+        sign, logdet = np.linalg.slogdet(_wide(a))
+        return np.asarray(sign).astype(a.dtype, copy=False), np.asarray(logdet).astype(a.dtype, copy=False)
+    return log_matrix_determinant
+
+
+@register_kernel("Cholesky")
+def _cholesky(op, ctx):
+    def cholesky(a):
+        w = _wide(a)
+        try:
+            out = np.linalg.cholesky(w)
+        except np.linalg.LinAlgError:
+            # Like TF: a matrix that is not positive definite gets NaN in its lower triangle.
+            flat = w.reshape((-1,) + w.shape[-2:])
+            out = np.empty_like(flat)
+            nan = np.tril(np.full(w.shape[-2:], np.nan, dtype=w.dtype))
+            for i, m in enumerate(flat):
+                try:
+                    out[i] = np.linalg.cholesky(m)
+                except np.linalg.LinAlgError:
+                    out[i] = nan
+            out = out.reshape(w.shape)
+        return out.astype(a.dtype, copy=False)
+    return cholesky
+
+
+def _check_batch(a, b):
+    if a.shape[:-2] != b.shape[:-2] or a.shape[-1] != b.shape[-2]:
+        raise _invalid(f"Incompatible shapes: matrix {list(a.shape)} and rhs {list(b.shape)} (batch dimensions "
+                       f"must be equal and matrix columns must equal rhs rows)")
+
+
+@register_kernel("MatrixSolve")
+def _matrix_solve(op, ctx):
+    adj = op.get_attr("adjoint")
+
+    def matrix_solve(a, b):
+        if a.shape[-1] != a.shape[-2]:
+            raise _invalid(f"Input matrix must be square, got {list(a.shape)}")
+        _check_batch(a, b)
+        try:
+            out = np.linalg.solve(_wide(_adj(a) if adj else a), _wide(b))
+        except np.linalg.LinAlgError:
+            raise _invalid("Input matrix is not invertible.") from None
+        return out.astype(a.dtype, copy=False)
+    return matrix_solve
+
+
+@register_kernel("MatrixTriangularSolve")
+def _matrix_triangular_solve(op, ctx):
+    lower, adj = op.get_attr("lower"), op.get_attr("adjoint")
+
+    def matrix_triangular_solve(a, b):
+        _check_batch(a, b)
+        t = np.tril(a) if lower else np.triu(a)
+        low = lower
+        if adj:
+            t, low = _adj(t), not lower
+        t, x = _wide(t), _wide(b).copy()
+        n = t.shape[-1]
+        order = range(n) if low else range(n - 1, -1, -1)
+        # Substitution row by row, vectorized over the batch and the right-hand sides; a zero on
+        # the diagonal gives inf/NaN as in TF (no error).
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for i in order:
+                if low:
+                    acc = np.einsum("...j,...jk->...k", t[..., i, :i], x[..., :i, :]) if i else 0
+                else:
+                    acc = np.einsum("...j,...jk->...k", t[..., i, i + 1:], x[..., i + 1:, :]) if i < n - 1 else 0
+                x[..., i, :] = (x[..., i, :] - acc) / t[..., i, i][..., None]
+        return x.astype(a.dtype, copy=False)
+    return matrix_triangular_solve
+
+
+@register_kernel("Qr")
+def _qr(op, ctx):
+    mode = "complete" if op.get_attr("full_matrices") else "reduced"
+
+    def qr(a):
+        q, r = np.linalg.qr(_wide(a), mode=mode)
+        return q.astype(a.dtype, copy=False), r.astype(a.dtype, copy=False)
+    return qr
+
+
+@register_kernel("Svd")
+def _svd(op, ctx):
+    full, uv = op.get_attr("full_matrices"), op.get_attr("compute_uv")
+
+    def svd(a):
+        w = _wide(a)
+        real = np.zeros((), dtype=a.dtype).real.dtype
+        if not uv:
+            s = np.linalg.svd(w, compute_uv=False)
+            empty = np.zeros((0,), dtype=a.dtype)
+            return s.astype(real, copy=False), empty, empty
+        u, s, vh = np.linalg.svd(w, full_matrices=full)
+        return s.astype(real, copy=False), u.astype(a.dtype, copy=False), _adj(vh).astype(a.dtype, copy=False)
+    return svd
+
+
+# -- matrix diagonals ----------------------------------------------------------------------------
+
+def _k(k):
+    k = np.asarray(k).reshape(-1)
+    if k.size == 2 and k[0] != k[1]:
+        raise _invalid("a band of diagonals (k = (lo, hi) with lo < hi) is not supported yet")
+    return int(k[0])
+
+
+def _diag_index(k, length):
+    i = np.arange(length)
+    return i + max(-k, 0), i + max(k, 0)
+
+
+def _diag_output_size(k, length, num_rows, num_cols):
+    """MatrixDiagV3's output (rows, cols): -1 means the smallest that holds the diagonal."""
+    min_rows, min_cols = length + max(-k, 0), length + max(k, 0)
+    if num_rows == -1 and num_cols == -1:
+        num_rows = num_cols = max(min_rows, min_cols)
+    elif num_rows == -1:
+        num_rows = min_rows
+    elif num_cols == -1:
+        num_cols = min_cols
+    if num_rows != min_rows and num_cols != min_cols:
+        raise _invalid(f"num_rows and num_cols are not consistent with lower_diag_index, upper_diag_index, "
+                       f"and the length of the given diagonals.\nnum_rows = {num_rows} != min_num_rows = "
+                       f"{min_rows}, num_cols = {num_cols} != min_num_cols = {min_cols}")
+    return num_rows, num_cols
+
+
+@register_kernel("MatrixDiagV3")
+def _matrix_diag(op, ctx):
+    def matrix_diag(d, k, num_rows, num_cols, padding_value):
+        k = _k(k)
+        length = d.shape[-1]
+        rows, cols = _diag_output_size(k, length, int(num_rows), int(num_cols))
+        out = np.full(d.shape[:-1] + (rows, cols), padding_value, dtype=d.dtype)
+        r, c = _diag_index(k, length)
+        out[..., r, c] = d
+        return out
+    return matrix_diag
+
+
+@register_kernel("MatrixDiagPartV3")
+def _matrix_diag_part(op, ctx):
+    def matrix_diag_part(x, k, padding_value):
+        return np.diagonal(x, offset=_k(k), axis1=-2, axis2=-1).copy()
+    return matrix_diag_part
+
+
+@register_kernel("MatrixSetDiagV3")
+def _matrix_set_diag(op, ctx):
+    def matrix_set_diag(x, d, k):
+        k = _k(k)
+        length = max(0, min(x.shape[-2] + min(k, 0), x.shape[-1] - max(k, 0)))
+        if d.shape != x.shape[:-2] + (length,):
+            raise _invalid(f"Either first dimensions of diagonal don't match input.shape[:-2], or "
+                           f"diagonal.shape[:-1] is not equal to the longests diagonal in range "
+                           f"[lower_diag_index:upper_diag_index].\nInput shape: {list(x.shape)}\n"
+                           f"Diagonal shape: {list(d.shape)}\nExpected diagonal shape: "
+                           f"{list(x.shape[:-2] + (length,))}")
+        out = x.copy()
+        r, c = _diag_index(k, length)
+        out[..., r, c] = d
+        return out
+    return matrix_set_diag
