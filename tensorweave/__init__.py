@@ -46,6 +46,7 @@ from .ops.sparse_ops import *  # noqa: F401,F403
 from .ops.embedding_ops import *  # noqa: F401,F403
 from .ops.linalg_ops import *  # noqa: F401,F403
 from .ops.string_ops import *  # noqa: F401,F403
+from .ops.sequence_ops import *  # noqa: F401,F403
 from .ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: A004
 from .ops.control_flow_ops import case, cond, while_loop
 from .ops.tensor_array_ops import TensorArray

@@ -11,6 +11,7 @@ from ..framework.constant_op import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import array_ops, control_flow_ops, math_ops
 from . import variable_scope as vs
+from .sequence_ops import reverse_sequence
 from .tensor_array_ops import TensorArray
 
 __all__ = ["dynamic_rnn", "bidirectional_dynamic_rnn"]
@@ -108,7 +109,7 @@ def bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None, in
 
         def rev(x):
             if sequence_length is not None:
-                return array_ops.reverse_sequence(x, sequence_length, seq_axis=time_axis, batch_axis=batch_axis)
+                return reverse_sequence(x, sequence_length, seq_axis=time_axis, batch_axis=batch_axis)
             return array_ops.reverse(x, axis=[time_axis])
         with vs.variable_scope("bw") as bw_scope:
             inputs_rev = _fg.map_structure(rev, inputs)
