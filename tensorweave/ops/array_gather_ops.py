@@ -1,0 +1,290 @@
+"""Array ops that pick or repeat elements by index: gather, gather_nd, scatter_nd, tile,
+broadcast_to (and SumToShape, the reduction their gradients need).
+"""
+
+import numpy as np
+
+from ..framework import registry
+from ..framework.constant_op import convert_to_tensor
+from ..framework.indexed_slices import IndexedSlices
+from ..framework.op_util import apply_op
+from ..framework.tensor_shape import TensorShape, unknown_shape
+from .array_ops import (
+    _base, _builtin_range, _dims_str, _graph, _index_tensor, _partial_dims, shape, _shape_from_tensor,
+    size, _static_int, _STATIC_LIMIT, _to_tensor,
+)
+
+
+# -- gather, gather_nd, scatter_nd -----------------------------------------------------------
+
+def _gather_shape(op):
+    params, indices, axis_t = op.inputs
+    axis = _static_int(axis_t)
+    bd = op.get_attr("batch_dims")
+    p, i = params.shape, indices.shape
+    if p.ndims is None or i.ndims is None or axis is None:
+        return [unknown_shape()]
+    n = p.ndims
+    if not -n <= axis < n:
+        raise ValueError(f"Shape must be at least rank {axis + 1} but is rank {n}")
+    axis %= n
+    if bd < 0:
+        bd += i.ndims
+    if bd > axis:
+        raise ValueError(f"batch_dims ({bd}) must be less than or equal to axis ({axis}).")
+    pd, id_ = p.as_list(), i.as_list()
+    return [TensorShape(pd[:axis] + id_[bd:] + pd[axis + 1:])]
+
+
+registry.register_op("GatherV2", shape_fn=_gather_shape)
+
+
+@registry.register_static_value("GatherV2")
+def _gather_value(op, value_of):
+    p, i, a = (value_of(t) for t in op.inputs)
+    if p is None or i is None or a is None or op.get_attr("batch_dims"):
+        return None
+    i = np.asarray(i)
+    axis = int(a) % np.ndim(p)
+    if i.size and (i.min() < 0 or i.max() >= np.shape(p)[axis]):
+        return None
+    return np.take(p, i, axis=axis)
+
+
+@registry.register_gradient("GatherV2")
+def _gather_grad(op, grad):
+    params, indices, axis_t = op.inputs
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    if op.get_attr("batch_dims"):
+        raise LookupError("Gradient of tf.gather with batch_dims != 0 is not supported by tensorweave")
+    axis = _static_int(axis_t)
+    params_shape = shape(params)
+    indices_size = expand_dims(size(indices), 0)
+    if axis is not None and params.shape.ndims is not None:
+        axis %= params.shape.ndims
+    if axis == 0:
+        values_shape = concat([indices_size, params_shape[1:]], 0)
+        values = reshape(grad, values_shape)
+        flat = reshape(indices, indices_size)
+        return [IndexedSlices(values, flat, params_shape), None, None]
+    n = params.shape.ndims
+    if axis is None or n is None:
+        raise LookupError("Gradient of tf.gather needs a static axis and params rank in tensorweave")
+    # Dense gradient (like TF for axis != 0): move `axis` to the front, scatter-add rows back.
+    params_shape = shape(params, out_type=_base(indices))
+    indices_size = expand_dims(size(indices, out_type=_base(indices)), 0)
+    outer, inner = params_shape[:axis], params_shape[axis + 1:]
+    values = reshape(grad, concat([outer, indices_size, inner], 0))
+    perm = [axis] + list(_builtin_range(axis)) + list(_builtin_range(axis + 1, n))
+    values_t = transpose(values, perm)
+    shape_t = gather(params_shape, perm)
+    flat = reshape(indices, concat([indices_size, [1]], 0))
+    grad_t = scatter_nd(flat, values_t, shape_t)
+    return [transpose(grad_t, list(np.argsort(perm))), None, None]
+
+
+def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
+    """Gathers slices of `params` along `axis` at `indices`: out[..., i, ...] =
+    params[..., indices[i], ...]. Out-of-range indices are an InvalidArgumentError."""
+    g = _graph()
+    with g.name_scope(name or "GatherV2") as scope:
+        params = _to_tensor(params, name="params")
+        indices = _index_tensor(indices, "indices", "indices", "GatherV2")
+        if axis is None:
+            axis = batch_dims
+        a = _index_tensor(axis, "axis", "axis", "GatherV2")
+        return apply_op("GatherV2", [params, indices, a], [_base(params)], scope,
+                        attrs={"Tparams": _base(params), "Tindices": _base(indices), "Taxis": _base(a),
+                               "batch_dims": int(batch_dims)})
+
+
+def _gather_nd_shape(op):
+    params, indices = op.inputs
+    p, i = params.shape, indices.shape
+    if i.ndims is None:
+        return [unknown_shape()]
+    if i.ndims == 0:
+        raise ValueError("Shape must be at least rank 1 but is rank 0")
+    k = i[-1].value
+    if k is None or p.ndims is None:
+        return [unknown_shape()]
+    if k > p.ndims:
+        raise ValueError(f"indices.shape[-1] must be <= params.rank, but saw indices shape: {i} and "
+                         f"params shape: {p}")
+    return [TensorShape(i.as_list()[:-1] + p.as_list()[k:])]
+
+
+registry.register_op("GatherNd", shape_fn=_gather_nd_shape)
+
+
+@registry.register_gradient("GatherNd")
+def _gather_nd_grad(op, grad):
+    params, indices = op.inputs
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    return [scatter_nd(indices, grad, shape(params, out_type=_base(indices))), None]
+
+
+def gather_nd(params, indices, name=None, batch_dims=0):
+    """out[i...] = params[indices[i..., :]] (the last axis of `indices` indexes leading dims)."""
+    if batch_dims:
+        raise NotImplementedError("tf.gather_nd with batch_dims != 0 is not supported by tensorweave")
+    g = _graph()
+    with g.name_scope(name or "GatherNd") as scope:
+        params = _to_tensor(params, name="params")
+        indices = _index_tensor(indices, "indices", "indices", "GatherNd")
+        return apply_op("GatherNd", [params, indices], [_base(params)], scope,
+                        attrs={"Tparams": _base(params), "Tindices": _base(indices)})
+
+
+def _scatter_nd_shape(op):
+    indices, updates, shape_t = op.inputs
+    return [_shape_from_tensor(shape_t)]
+
+
+registry.register_op("ScatterNd", shape_fn=_scatter_nd_shape)
+
+
+@registry.register_gradient("ScatterNd")
+def _scatter_nd_grad(op, grad):
+    return [None, gather_nd(grad, op.inputs[0]), None]
+
+
+def scatter_nd(indices, updates, shape, name=None):
+    """A zero tensor of `shape` with `updates` added at `indices` (duplicates add up)."""
+    g = _graph()
+    with g.name_scope(name or "ScatterNd") as scope:
+        indices = _index_tensor(indices, "indices", "indices", "ScatterNd")
+        updates = _to_tensor(updates, name="updates")
+        s = _index_tensor(shape, "shape", "shape", "ScatterNd", dtype=_base(indices))
+        return apply_op("ScatterNd", [indices, updates, s], [_base(updates)], scope,
+                        attrs={"T": _base(updates), "Tindices": _base(indices)})
+
+
+# -- tile, broadcast_to, and the gradient reduction they need ------------------------------------
+
+def _tile_shape(op):
+    x, m = op.inputs
+    mult = _partial_dims(m)
+    n = x.shape.ndims
+    if mult is None:
+        return [unknown_shape(n)]
+    if n is not None and len(mult) != n:
+        raise ValueError(f"Shape must be rank {n} but is rank {len(mult)}")  # TF's message
+    if n is None:
+        return [unknown_shape(len(mult))]
+    return [TensorShape([None if d is None or k is None else d * k for d, k in zip(x.shape.as_list(), mult)])]
+
+
+registry.register_op("Tile", shape_fn=_tile_shape)
+
+
+@registry.register_static_value("Tile")
+def _tile_value(op, value_of):
+    v, m = value_of(op.inputs[0]), value_of(op.inputs[1])
+    if v is None or m is None or np.size(v) * np.prod(m) > _STATIC_LIMIT:
+        return None
+    return np.tile(v, [int(k) for k in m])
+
+
+@registry.register_gradient("Tile")
+def _tile_grad(op, grad):
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    return [_tile_grad_op(grad, op.inputs[1], op.inputs[0].shape), None]
+
+
+def _tile_grad_shape(op):
+    g, m = op.inputs
+    mult = _partial_dims(m)
+    if mult is None or g.shape.ndims is None:
+        return [unknown_shape(g.shape.ndims)]
+    return [TensorShape([None if d is None or k is None else d // k for d, k in zip(g.shape.as_list(), mult)])]
+
+
+registry.register_op("TileGrad", shape_fn=_tile_grad_shape)
+
+
+@registry.register_gradient("TileGrad")
+def _tile_grad_grad(op, grad):
+    return [tile(grad, op.inputs[1]), None]
+
+
+def _tile_grad_op(grad, multiples, shape_hint=None):
+    out = apply_op("TileGrad", [grad, multiples], [_base(grad)], "TileGrad", attrs={"T": _base(grad)})
+    if shape_hint is not None and shape_hint.ndims is not None:
+        out.set_shape(out.shape.merge_with(shape_hint)) if out.shape.is_compatible_with(shape_hint) else None
+    return out
+
+
+def tile(input, multiples, name=None):
+    """Repeats `input` `multiples[i]` times along dimension i."""
+    g = _graph()
+    with g.name_scope(name or "Tile") as scope:
+        input = _to_tensor(input, name="input")
+        m = _index_tensor(multiples, "multiples", "multiples", "Tile")
+        return apply_op("Tile", [input, m], [_base(input)], scope,
+                        attrs={"T": _base(input), "Tmultiples": _base(m)})
+
+
+def _broadcast_to_shape(op):
+    x, s = op.inputs
+    target = _shape_from_tensor(s)
+    if target.ndims is not None and x.shape.ndims is not None:
+        if x.shape.ndims > target.ndims:
+            raise ValueError(f"Rank of input ({x.shape.ndims}) must be no greater than rank of output "
+                             f"shape ({target.ndims}).")
+        xd = [None] * (target.ndims - x.shape.ndims) + x.shape.as_list()
+        for a, b in zip(xd, target.as_list()):
+            if a is not None and b is not None and a != 1 and a != b:
+                raise ValueError(f"Incompatible shapes: {_dims_str(x.shape.as_list())} vs. "
+                                 f"{_dims_str(target.as_list())}")
+    return [target]
+
+
+registry.register_op("BroadcastTo", shape_fn=_broadcast_to_shape)
+
+
+@registry.register_gradient("BroadcastTo")
+def _broadcast_to_grad(op, grad):
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    return [_sum_to_shape(grad, shape(op.inputs[0]), op.inputs[0].shape), None]
+
+
+def broadcast_to(input, shape, name=None):
+    """Broadcasts `input` to `shape` with NumPy's rules."""
+    g = _graph()
+    with g.name_scope(name or "BroadcastTo") as scope:
+        input = _to_tensor(input, name="input")
+        s = _index_tensor(shape, "shape", "shape", "BroadcastTo")
+        return apply_op("BroadcastTo", [input, s], [_base(input)], scope,
+                        attrs={"T": _base(input), "Tidx": _base(s)})
+
+
+def _sum_to_shape_shape(op):
+    return [_shape_from_tensor(op.inputs[1])]
+
+
+# SumToShape(x, shape): sums `x` down to `shape` (the reverse of broadcasting); used by the
+# gradients of broadcasting array ops (BroadcastTo, SelectV2, Fill).
+registry.register_op("SumToShape", shape_fn=_sum_to_shape_shape)
+
+
+@registry.register_gradient("SumToShape")
+def _sum_to_shape_grad(op, grad):
+    return [broadcast_to(grad, shape(op.inputs[0])), None]
+
+
+def _sum_to_shape(x, shape_t, shape_hint=None):
+    out = apply_op("SumToShape", [x, shape_t], [_base(x)], "SumToShape", attrs={"T": _base(x)})
+    if shape_hint is not None and out.shape.is_compatible_with(shape_hint):
+        out.set_shape(shape_hint)
+    return out
+
+
+# Ops of the family's other modules, called only when the functions above run. Imported
+# last: the modules call each other, and array_ops.py imports them all once its helpers exist.
+from .array_reshape_ops import expand_dims, reshape, transpose  # noqa: E402
+from .array_join_ops import concat  # noqa: E402

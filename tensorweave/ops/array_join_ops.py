@@ -1,0 +1,348 @@
+"""Array ops that join tensors or split them apart: concat, stack, unstack, split.
+"""
+
+import numbers
+
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework import registry
+from ..framework.constant_op import constant, convert_to_tensor
+from ..framework.graph import Tensor
+from ..framework.indexed_slices import IndexedSlices
+from ..framework.op_util import apply_op
+from ..framework.tensor_shape import TensorShape, unknown_shape
+from .array_ops import (
+    _base, _contains_tensor, _dims_str, _graph, identity, _index_tensor, _partial_dims, shape_n,
+    _static_int, _to_tensor,
+)
+
+
+# -- concat, stack, unstack, split -------------------------------------------------------------
+
+def _concat_shape(op):
+    values, axis_t = op.inputs[:-1], op.inputs[-1]
+    axis = _static_int(axis_t)
+    rank_ = None
+    for v in values:
+        if v.shape.ndims is not None:
+            if rank_ is None:
+                rank_ = v.shape.ndims
+            elif v.shape.ndims != rank_:
+                raise ValueError(f"Shape must be rank {rank_} but is rank {v.shape.ndims}")
+    if rank_ is None:
+        return [unknown_shape()]
+    if rank_ == 0:
+        raise ValueError("Can't concatenate scalars (use tf.stack instead)")
+    if axis is None:
+        return [unknown_shape(rank_)]
+    if not -rank_ <= axis < rank_:
+        raise ValueError(f"ConcatOp : Expected concatenating dimensions in the range [{-rank_}, {rank_}), "
+                         f"but got {axis}")
+    axis %= rank_
+    out = [None] * rank_
+    total = 0
+    for v in values:
+        if v.shape.ndims is None:
+            total = None
+            continue
+        dims = v.shape.as_list()
+        for i, d in enumerate(dims):
+            if i == axis:
+                continue
+            if out[i] is None:
+                out[i] = d
+            elif d is not None and d != out[i]:
+                raise ValueError(f"Dimension {i} in both shapes must be equal, but are {out[i]} and {d}. "
+                                 f"Shapes are {_dims_str([x for j, x in enumerate(out) if j != axis])} and "
+                                 f"{_dims_str([x for j, x in enumerate(dims) if j != axis])}.")
+        if total is not None:
+            total = None if dims[axis] is None else total + dims[axis]
+    out[axis] = total
+    return [TensorShape(out)]
+
+
+registry.register_op("ConcatV2", shape_fn=_concat_shape)
+
+
+@registry.register_static_value("ConcatV2")
+def _concat_value(op, value_of):
+    vals = [value_of(t) for t in op.inputs]
+    if any(v is None for v in vals):
+        return None
+    return np.concatenate(vals[:-1], axis=int(vals[-1]))
+
+
+def _concat_offset_shape(op):
+    return [t.shape for t in op.inputs[1:]]
+
+
+registry.register_op("ConcatOffset", shape_fn=_concat_offset_shape)
+registry.no_gradient("ConcatOffset")
+
+
+@registry.register_gradient("ConcatV2")
+def _concat_grad(op, grad):
+    values, axis_t = op.inputs[:-1], op.inputs[-1]
+    if len(values) == 1:
+        return [grad, None]
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    axis = _static_int(axis_t)
+    n = values[0].shape.ndims
+    if axis is not None and n is not None:
+        axis %= n
+        sizes = [v.shape[axis].value if v.shape.ndims is not None else None for v in values]
+        if all(s is not None for s in sizes):
+            return split(grad, sizes, axis) + [None]
+        axis_t = constant(np.int32(axis))
+    shapes = shape_n(values)
+    offsets = apply_op("ConcatOffset", [axis_t] + shapes, [_dtypes.int32] * len(values), "ConcatOffset",
+                       attrs={"N": len(values)})
+    offsets = offsets if isinstance(offsets, list) else [offsets]
+    return [slice(grad, o, s) for o, s in zip(offsets, shapes)] + [None]
+
+
+def _match_list_dtypes(values, op_type, name_fmt="values_{}"):
+    """Converts a list of values to tensors of one dtype (the first Tensor's), like TF's list
+    inputs; TypeError when tensors disagree."""
+    dt = next((_base(v) for v in values if isinstance(v, Tensor)), None)
+    ts = []
+    for i, v in enumerate(values):
+        if isinstance(v, IndexedSlices):
+            v = convert_to_tensor(v)
+        ts.append(v if isinstance(v, Tensor) else _to_tensor(v, name=name_fmt.format(i), dtype=dt))
+    types = [_base(t) for t in ts]
+    if any(t != types[0] for t in types):
+        raise TypeError(f"Tensors in list passed to 'values' of '{op_type}' Op have types "
+                        f"[{', '.join(t.name for t in types)}] that don't all match.")
+    return ts
+
+
+def concat(values, axis, name="concat"):
+    """Joins tensors along dimension `axis`."""
+    if not isinstance(values, (list, tuple)):
+        values = [values]
+    g = _graph()
+    if len(values) == 1:
+        with g.name_scope(name) as scope:
+            a = _index_tensor(axis, "concat_dim", "axis", "ConcatV2", dtype=_dtypes.int32)
+            if a.shape.ndims not in (None, 0):
+                raise ValueError(f"Shape {a.shape} must have rank 0")
+            v = values[0]
+            if isinstance(v, IndexedSlices):
+                v = convert_to_tensor(v)
+            return identity(_to_tensor(v), name=name)
+    with g.name_scope(name) as scope:
+        ts = _match_list_dtypes(values, "ConcatV2")
+        a = _index_tensor(axis, "axis", "axis", "ConcatV2")
+        return apply_op("ConcatV2", ts + [a], [_base(ts[0])], scope,
+                        attrs={"N": len(ts), "T": _base(ts[0]), "Tidx": _base(a)})
+
+
+def _pack_shape(op):
+    axis = op.get_attr("axis")
+    s = unknown_shape()
+    for t in op.inputs:
+        if s.ndims is not None and t.shape.ndims is not None and s.ndims != t.shape.ndims:
+            raise ValueError(f"Shapes must be equal rank, but are {s.ndims} and {t.shape.ndims}")
+        if not s.is_compatible_with(t.shape):
+            raise ValueError(f"Shapes {s} and {t.shape} are not compatible")
+        s = s.merge_with(t.shape)
+    if s.ndims is None:
+        return [unknown_shape()]
+    n = s.ndims
+    if not -n - 1 <= axis <= n:
+        raise ValueError(f"Argument `axis` = {axis} not in range [{-n - 1}, {n + 1})")
+    axis %= n + 1
+    dims = s.as_list()
+    return [TensorShape(dims[:axis] + [len(op.inputs)] + dims[axis:])]
+
+
+registry.register_op("Pack", shape_fn=_pack_shape)
+
+
+@registry.register_static_value("Pack")
+def _pack_value(op, value_of):
+    vals = [value_of(t) for t in op.inputs]
+    if any(v is None for v in vals):
+        return None
+    return np.stack(vals, axis=op.get_attr("axis"))
+
+
+@registry.register_gradient("Pack")
+def _pack_grad(op, grad):
+    return unstack(grad, num=len(op.inputs), axis=op.get_attr("axis"))
+
+
+def _pack(ts, axis, name):
+    return apply_op("Pack", ts, [_base(ts[0])], name, attrs={"N": len(ts), "T": _base(ts[0]), "axis": axis})
+
+
+def stack(values, axis=0, name="stack"):
+    """Stacks a list of rank-R tensors into one rank-(R+1) tensor along `axis`."""
+    if not isinstance(values, (list, tuple)):
+        values = [values]
+    if axis == 0 and not _contains_tensor(values) and not any(isinstance(v, IndexedSlices) for v in values):
+        try:
+            return convert_to_tensor(values, name=name)
+        except (TypeError, ValueError):
+            pass
+    g = _graph()
+    with g.name_scope(name) as scope:
+        ts = _match_list_dtypes(values, "Pack", "{}")
+        return _pack(ts, axis, scope)
+
+
+def _unpack_shape(op):
+    s = op.inputs[0].shape
+    num = op.get_attr("num")
+    if s.ndims is None:
+        return [unknown_shape()] * num
+    axis = op.get_attr("axis")
+    n = s.ndims
+    if not -n <= axis < n:
+        raise ValueError(f"axis = {axis} not in [{-n}, {n})")
+    axis %= n
+    dims = s.as_list()
+    if dims[axis] is not None and dims[axis] != num:
+        raise ValueError(f"Dimension must be {num} but is {dims[axis]}")
+    return [TensorShape(dims[:axis] + dims[axis + 1:])] * num
+
+
+registry.register_op("Unpack", shape_fn=_unpack_shape)
+
+
+@registry.register_gradient("Unpack")
+def _unpack_grad(op, *grads):
+    return [stack(list(grads), axis=op.get_attr("axis"))]
+
+
+def unstack(value, num=None, axis=0, name="unstack"):
+    """Splits `value` along `axis` into a list of `num` tensors of rank R-1."""
+    value = _to_tensor(value, name="value")
+    s = value.shape
+    if num is None:
+        if s.ndims is None:
+            raise ValueError(f"Cannot infer argument `num` from shape {s}")
+        if not -s.ndims <= axis < s.ndims:
+            raise ValueError(f"Argument `axis` = {axis} not in range [{-s.ndims}, {s.ndims})")
+        num = s[axis].value
+        if num is None:
+            raise ValueError(f"Cannot infer argument `num` from shape {s}")
+    out = apply_op("Unpack", [value], [_base(value)] * num, name or "unstack",
+                   attrs={"num": num, "T": _base(value), "axis": axis})
+    if num == 0:
+        return []
+    return out if isinstance(out, list) else [out]
+
+
+def _split_shape(op):
+    axis_t, x = op.inputs
+    num = op.get_attr("num_split")
+    axis = _static_int(axis_t)
+    s = x.shape
+    if s.ndims is None:
+        return [unknown_shape()] * num
+    if axis is None:
+        return [unknown_shape(s.ndims)] * num
+    n = s.ndims
+    if not -n <= axis < n:
+        raise ValueError(f"Dimension {axis} must be in range [{-n}, {n})")
+    axis %= n
+    dims = s.as_list()
+    d = dims[axis]
+    if d is not None:
+        if d % num:
+            raise ValueError(f"Dimension size must be evenly divisible by {num} but is {d}")
+        d //= num
+    return [TensorShape(dims[:axis] + [d] + dims[axis + 1:])] * num
+
+
+registry.register_op("Split", shape_fn=_split_shape)
+
+
+@registry.register_gradient("Split")
+def _split_grad(op, *grads):
+    return [None, concat(list(grads), op.inputs[0])]
+
+
+def _split_v_shape(op):
+    x, sizes_t, axis_t = op.inputs
+    num = op.get_attr("num_split")
+    axis = _static_int(axis_t)
+    s = x.shape
+    sizes = _partial_dims(sizes_t)
+    if s.ndims is None:
+        return [unknown_shape()] * num
+    n = s.ndims
+    if axis is None:
+        return [unknown_shape(n)] * num
+    if not -n <= axis < n:
+        raise ValueError(f"Dimension {axis} must be in range [{-n}, {n})")
+    axis %= n
+    dims = s.as_list()
+    if sizes is None:
+        sizes = [None] * num
+    if len(sizes) != num:
+        raise ValueError(f"Dimension 0 in both shapes must be equal, but are {len(sizes)} and {num}")
+    sizes = list(sizes)
+    neg = [i for i, v in enumerate(sizes) if v == -1]
+    if len(neg) > 1:
+        raise ValueError("Only one dimensions can have a value of -1. Second one found at dimension "
+                         f"{neg[1]}")
+    if all(v is not None for v in sizes):
+        known = sum(v for v in sizes if v != -1)
+        d = dims[axis]
+        if d is not None:
+            if neg:
+                if known > d:
+                    raise ValueError("Determined shape must either match input shape along split_dim "
+                                     "exactly if fully specified, or be less than the size of the input "
+                                     "along split_dim if not fully specified.  Got: " + str(known))
+                sizes[neg[0]] = d - known
+            elif known != d:
+                raise ValueError("Determined shape must either match input shape along split_dim exactly "
+                                 "if fully specified, or be less than the size of the input along "
+                                 f"split_dim if not fully specified.  Got: {known}")
+    return [TensorShape(dims[:axis] + [None if v is None or v < 0 else v] + dims[axis + 1:]) for v in sizes]
+
+
+registry.register_op("SplitV", shape_fn=_split_v_shape)
+
+
+@registry.register_gradient("SplitV")
+def _split_v_grad(op, *grads):
+    return [concat(list(grads), op.inputs[2]), None, None]
+
+
+def split(value, num_or_size_splits, axis=0, num=None, name="split"):
+    """Splits `value` along `axis` into `num_or_size_splits` equal parts, or parts of the listed
+    sizes (one size may be -1)."""
+    g = _graph()
+    if isinstance(num_or_size_splits, (numbers.Integral, np.integer)) and not isinstance(num_or_size_splits, bool):
+        with g.name_scope(name) as scope:
+            value = _to_tensor(value, name="value")
+            a = _index_tensor(axis, "split_dim", "split_dim", "Split", dtype=_dtypes.int32)
+            n = int(num_or_size_splits)
+            if n <= 0:
+                raise ValueError(f"num_or_size_splits must be a positive integer, got {n}")
+            out = apply_op("Split", [a, value], [_base(value)] * n, scope,
+                           attrs={"num_split": n, "T": _base(value)})
+            return out if isinstance(out, list) else [out]
+    sizes = _index_tensor(num_or_size_splits, None, "size_splits", "SplitV")
+    if num is None:
+        if sizes.shape.ndims != 1 or sizes.shape[0].value is None:
+            raise ValueError(f"Cannot infer argument `num` from shape {sizes.shape}")
+        num = sizes.shape[0].value
+    with g.name_scope(name) as scope:
+        value = _to_tensor(value, name="value")
+        a = _index_tensor(axis, "split_dim", "split_dim", "SplitV", dtype=_dtypes.int32)
+        out = apply_op("SplitV", [value, sizes, a], [_base(value)] * num, scope,
+                       attrs={"num_split": num, "T": _base(value), "Tlen": _base(sizes)})
+        return out if isinstance(out, list) else [out]
+
+
+# Ops of the family's other modules, called only when the functions above run. Imported
+# last: the modules call each other, and array_ops.py imports them all once its helpers exist.
+from .array_slice_ops import slice  # noqa: E402

@@ -1,0 +1,348 @@
+"""Array ops that lay values out along an axis: range, linspace, one_hot, pad, reverse.
+"""
+
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework import registry
+from ..framework.constant_op import constant, constant_value, convert_to_tensor
+from ..framework.graph import Tensor
+from ..framework.indexed_slices import IndexedSlices
+from ..framework.op_util import apply_op
+from ..framework.tensor_shape import TensorShape, unknown_shape
+from .array_ops import _base, _graph, _index_tensor, rank, shape, _static_int, _STATIC_LIMIT, _to_tensor
+
+
+# -- range, linspace -------------------------------------------------------------------------
+
+def _range_size(start, limit, delta, integer):
+    if delta == 0:
+        raise ValueError("Requires delta != 0")
+    if delta > 0 and start > limit:
+        raise ValueError(f"Requires start <= limit when delta > 0: {start}/{limit}")
+    if delta < 0 and start < limit:
+        raise ValueError(f"Requires start >= limit when delta < 0: {start}/{limit}")
+    if integer:
+        return (abs(limit - start) + abs(delta) - 1) // abs(delta)
+    return int(np.ceil(abs((limit - start) / delta)))
+
+
+def _range_shape(op):
+    vals = [constant_value(t) for t in op.inputs]
+    for t in op.inputs:
+        if t.shape.ndims not in (None, 0):
+            raise ValueError(f"Shape must be rank 0 but is rank {t.shape.ndims}")
+    if any(v is None for v in vals):
+        return [unknown_shape(1)]
+    s, l, d = (v.item() for v in map(np.asarray, vals))
+    return [TensorShape([_range_size(s, l, d, _base(op.outputs[0]).is_integer)])]
+
+
+registry.register_op("Range", shape_fn=_range_shape)
+registry.no_gradient("Range")
+
+
+@registry.register_static_value("Range")
+def _range_value(op, value_of):
+    vals = [value_of(t) for t in op.inputs]
+    if any(v is None for v in vals):
+        return None
+    dt = _base(op.outputs[0])
+    s, l, d = (np.asarray(v).item() for v in vals)
+    n = _range_size(s, l, d, dt.is_integer)
+    if n > _STATIC_LIMIT:
+        return None
+    return (np.asarray(s, dt.as_numpy_dtype) + np.arange(n, dtype=dt.as_numpy_dtype) * np.asarray(d, dt.as_numpy_dtype)
+            ).astype(dt.as_numpy_dtype)
+
+
+_RANGE_ORDER = [_dtypes.int32, _dtypes.int64, _dtypes.float32, _dtypes.float64]
+
+
+def _cast(t, dtype):
+    if _base(t) == dtype:
+        return t
+    v = constant_value(t) if t.op.type == "Const" else None
+    if v is not None:
+        return constant(np.asarray(v).astype(dtype.as_numpy_dtype), dtype=dtype, name="Cast")
+    from . import math_ops
+    return math_ops.cast(t, dtype)
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range"):
+    """[start, start + delta, ...) up to (excluding) `limit`; `range(n)` counts from 0. The dtype
+    is the widest of the arguments' (int32 < int64 < float32 < float64) unless given."""
+    if limit is None:
+        start, limit = 0, start
+    g = _graph()
+    with g.name_scope(name or "range") as scope:
+        dt = _dtypes.as_dtype(dtype).base_dtype if dtype is not None else None
+        args = []
+        for v, n in ((start, "start"), (limit, "limit"), (delta, "delta")):
+            args.append(v if isinstance(v, Tensor) else _to_tensor(v, name=n, dtype=dt))
+        if dt is None:
+            for a in args:
+                if _base(a) not in _RANGE_ORDER:
+                    raise TypeError(f"Range arguments must be int32, int64, float32 or float64, got "
+                                    f"{_base(a).name}")
+            dt = max((_base(a) for a in args), key=_RANGE_ORDER.index)
+        args = [_cast(a, dt) for a in args]
+        return apply_op("Range", args, [dt], scope, attrs={"Tidx": dt})
+
+
+def _linspace_shape(op):
+    n = _static_int(op.inputs[2])
+    return [TensorShape([n])]
+
+
+registry.register_op("LinSpace", shape_fn=_linspace_shape)
+registry.no_gradient("LinSpace")
+
+
+@registry.register_static_value("LinSpace")
+def _linspace_value(op, value_of):
+    a, b, n = (value_of(t) for t in op.inputs)
+    if a is None or b is None or n is None or int(n) > _STATIC_LIMIT:
+        return None
+    return np.linspace(a, b, int(n)).astype(np.asarray(a).dtype)
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    """`num` evenly spaced values from `start` to `stop` inclusive (a single LinSpace op; TF 2's
+    compat.v1 builds the same values from many small ops under the name scope `linspace`)."""
+    if axis != 0:
+        raise NotImplementedError("tf.linspace with axis != 0 is not supported by tensorweave")
+    g = _graph()
+    with g.name_scope(name or "LinSpace") as scope:
+        start = _to_tensor(start, name="start")
+        if not (_base(start).is_floating):
+            raise TypeError(f"Value passed to parameter 'start' has DataType {_base(start).name} not in list "
+                            "of allowed values: bfloat16, float16, float32, float64")
+        stop = _to_tensor(stop, name="stop", dtype=_base(start))
+        num = _index_tensor(num, "num", "num", "LinSpace")
+        return apply_op("LinSpace", [start, stop, num], [_base(start)], scope,
+                        attrs={"T": _base(start), "Tidx": _base(num)})
+
+
+lin_space = linspace
+
+
+# -- one_hot, pad, reverse -------------------------------------------------------------------
+
+def _one_hot_shape(op):
+    indices, depth_t = op.inputs[0], op.inputs[1]
+    axis = op.get_attr("axis")
+    depth = _static_int(depth_t)
+    if depth is not None and depth < 0:
+        raise ValueError(f"depth must be non-negative, got: {depth}")
+    s = indices.shape
+    if s.ndims is None:
+        return [unknown_shape()]
+    if not -1 <= axis <= s.ndims:
+        raise ValueError(f"Expected axis to be -1 or between [0, {s.ndims}].  But received: {axis}")
+    a = s.ndims if axis == -1 else axis
+    dims = s.as_list()
+    return [TensorShape(dims[:a] + [depth] + dims[a:])]
+
+
+registry.register_op("OneHot", shape_fn=_one_hot_shape)
+registry.no_gradient("OneHot")
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """out[..., i, ...] = on_value where indices == i, else off_value (a new axis of size
+    `depth` at `axis`, last by default). Indices outside [0, depth) give all off_value."""
+    g = _graph()
+    with g.name_scope(name or "one_hot") as scope:
+        on_t = on_value if isinstance(on_value, Tensor) else None
+        off_t = off_value if isinstance(off_value, Tensor) else None
+        on_dt = _base(on_t) if on_t is not None else (_to_dtype_of(on_value) if on_value is not None else None)
+        off_dt = _base(off_t) if off_t is not None else (_to_dtype_of(off_value) if off_value is not None else None)
+        if dtype is not None:
+            dtype = _dtypes.as_dtype(dtype).base_dtype
+            if on_dt is not None and on_dt != dtype and on_t is not None:
+                raise TypeError(f"dtype {dtype!r} of on_value does not match dtype parameter {on_dt!r}")
+            if off_dt is not None and off_dt != dtype and off_t is not None:
+                raise TypeError(f"dtype {dtype!r} of off_value does not match dtype parameter {off_dt!r}")
+        else:
+            dtype = on_dt or off_dt or _dtypes.float32
+            if on_dt is not None and off_dt is not None and on_dt != off_dt:
+                raise TypeError(f"dtype {on_dt!r} of on_value does not match dtype {off_dt!r} of off_value")
+        one = "" if dtype is _dtypes.string else 1
+        zero = "" if dtype is _dtypes.string else 0
+        on = on_t if on_t is not None else _to_tensor(on_value if on_value is not None else one, name="on_value",
+                                                        dtype=dtype)
+        off = off_t if off_t is not None else _to_tensor(off_value if off_value is not None else zero,
+                                                           name="off_value", dtype=dtype)
+        indices = _to_tensor(indices, name="indices")
+        if _base(indices) not in (_dtypes.uint8, _dtypes.int32, _dtypes.int64):
+            raise TypeError(f"Value passed to parameter 'indices' has DataType {_base(indices).name} not in "
+                            "list of allowed values: uint8, int32, int64")
+        depth = _to_tensor(depth, name="depth", dtype=_dtypes.int32)
+        return apply_op("OneHot", [indices, depth, on, off], [dtype], scope,
+                        attrs={"T": dtype, "TI": _base(indices), "axis": -1 if axis is None else int(axis)})
+
+
+def _to_dtype_of(value):
+    from ..framework.constant_op import to_numpy
+    return to_numpy(value)[1]
+
+
+def _pad_shape(op):
+    x, p = op.inputs[0], op.inputs[1]
+    if p.shape.ndims not in (None, 2):
+        raise ValueError(f"Shape must be rank 2 but is rank {p.shape.ndims}")
+    n = x.shape.ndims
+    rows = p.shape[0].value if p.shape.ndims == 2 else None
+    if p.shape.ndims == 2 and p.shape[1].value not in (None, 2):
+        raise ValueError(f"Dimension 1 in both shapes must be equal, but are {p.shape[1].value} and 2")
+    if n is not None and rows is not None and n != rows:
+        raise ValueError("Shape must be rank 1 but is rank 2" if rows == 1 else
+                         f"Dimension 0 in both shapes must be equal, but are {rows} and {n}")
+    if n is None:
+        n = rows
+    if n is None:
+        return [unknown_shape()]
+    v = constant_value(p)
+    dims = x.shape.as_list() if x.shape.ndims is not None else [None] * n
+    if v is None:
+        return [unknown_shape(n)]
+    v = np.asarray(v)
+    if (v < 0).any():
+        raise ValueError(f"The first dimension of paddings must be the rank of inputs and paddings must be "
+                         f"non-negative")
+    if op.type == "MirrorPad":
+        off = 0 if op.get_attr("mode") == "REFLECT" else 1
+        for d, (a, b) in zip(dims, v.tolist()):
+            if d is not None and (a > d - 1 + off or b > d - 1 + off):
+                raise ValueError(f"paddings must be less than{' or equal to' if off else ''} the dimension size: "
+                                 f"{a}, {b} greater than {d}")
+    return [TensorShape([None if d is None else d + int(a) + int(b) for d, (a, b) in zip(dims, v.tolist())])]
+
+
+registry.register_op("Pad", shape_fn=_pad_shape)
+registry.register_op("PadV2", shape_fn=_pad_shape)
+registry.register_op("MirrorPad", shape_fn=_pad_shape)
+
+
+def _pad_grad_impl(op, grad):
+    x, a = op.inputs[0], op.inputs[1]
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    v = constant_value(a)
+    if v is not None and x.shape.is_fully_defined():
+        return slice(grad, np.asarray(v)[:, 0].astype(np.int32), x.shape.as_list())
+    pad_before = slice(a, [0, 0], stack([rank(x), 1]))
+    begin = reshape(pad_before, [-1])
+    sizes = shape(x, out_type=_base(begin))
+    return slice(grad, begin, sizes)
+
+
+@registry.register_gradient("Pad")
+def _pad_grad(op, grad):
+    return [_pad_grad_impl(op, grad), None]
+
+
+@registry.register_gradient("PadV2")
+def _pad_v2_grad(op, grad):
+    return [_pad_grad_impl(op, grad), None, None]
+
+
+@registry.register_gradient("MirrorPad")
+def _mirror_pad_grad(op, grad):
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    mode = op.get_attr("mode")
+    out = apply_op("MirrorPadGrad", [grad, op.inputs[1]], [_base(grad)], "MirrorPadGrad",
+                   attrs={"T": _base(grad), "mode": mode, "Tpaddings": _base(op.inputs[1])})
+    out.set_shape(op.inputs[0].shape)
+    return [out, None]
+
+
+registry.register_op("MirrorPadGrad", shape_fn=None)
+
+
+@registry.register_gradient("MirrorPadGrad")
+def _mirror_pad_grad_grad(op, grad):
+    return [pad(grad, op.inputs[1], op.get_attr("mode")), None]
+
+
+def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):
+    """Pads `tensor` by paddings[i] = [before, after] along each dimension; mode CONSTANT (with
+    `constant_values`), REFLECT (mirror excluding the edge) or SYMMETRIC (including it)."""
+    m = mode.upper() if isinstance(mode, str) else mode
+    g = _graph()
+    if m == "CONSTANT":
+        is_zero = not isinstance(constant_values, Tensor) and np.ndim(constant_values) == 0 and constant_values == 0
+        op_type = "Pad" if is_zero else "PadV2"
+        with g.name_scope(name or op_type) as scope:
+            tensor = _to_tensor(tensor, name="input")
+            p = _index_tensor(paddings, "paddings", "paddings", op_type)
+            if is_zero:
+                return apply_op("Pad", [tensor, p], [_base(tensor)], scope,
+                                attrs={"T": _base(tensor), "Tpaddings": _base(p)})
+            c = _to_tensor(constant_values, name="constant_values", dtype=_base(tensor))
+            return apply_op("PadV2", [tensor, p, c], [_base(tensor)], scope,
+                            attrs={"T": _base(tensor), "Tpaddings": _base(p)})
+    if m not in ("REFLECT", "SYMMETRIC"):
+        raise ValueError('Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", or '
+                         f'"SYMMETRIC". Received `mode` = {mode}')
+    with g.name_scope(name or "MirrorPad") as scope:
+        tensor = _to_tensor(tensor, name="input")
+        p = _index_tensor(paddings, "paddings", "paddings", "MirrorPad")
+        return apply_op("MirrorPad", [tensor, p], [_base(tensor)], scope,
+                        attrs={"T": _base(tensor), "Tpaddings": _base(p), "mode": m})
+
+
+def _reverse_shape(op):
+    x, a = op.inputs
+    v = constant_value(a)
+    n = x.shape.ndims
+    if v is not None and n is not None:
+        v = np.asarray(v).ravel()
+        seen = set()
+        for i, ax in enumerate(v.tolist()):
+            if not -n <= ax < n:
+                raise ValueError(f"'axis'[{i}] = {ax} is out of valid range [0, {n - 1}")
+            if ax % n in seen:
+                raise ValueError(f"axis {ax % n} specified more than once.")
+            seen.add(ax % n)
+    return [x.shape]
+
+
+registry.register_op("ReverseV2", shape_fn=_reverse_shape)
+
+
+@registry.register_static_value("ReverseV2")
+def _reverse_value(op, value_of):
+    v, a = value_of(op.inputs[0]), value_of(op.inputs[1])
+    if v is None or a is None:
+        return None
+    return np.flip(v, axis=tuple(int(i) for i in np.asarray(a).ravel())) if np.size(a) else np.asarray(v)
+
+
+@registry.register_gradient("ReverseV2")
+def _reverse_grad(op, grad):
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    return [reverse_v2(grad, op.inputs[1]), None]
+
+
+def reverse_v2(tensor, axis, name=None):
+    """Reverses `tensor` along each dimension listed in `axis`."""
+    g = _graph()
+    with g.name_scope(name or "ReverseV2") as scope:
+        tensor = _to_tensor(tensor, name="tensor")
+        a = _index_tensor(axis, "axis", "axis", "ReverseV2")
+        return apply_op("ReverseV2", [tensor, a], [_base(tensor)], scope,
+                        attrs={"T": _base(tensor), "Tidx": _base(a)})
+
+
+reverse = reverse_v2
+
+
+# Ops of the family's other modules, called only when the functions above run. Imported
+# last: the modules call each other, and array_ops.py imports them all once its helpers exist.
+from .array_reshape_ops import reshape  # noqa: E402
+from .array_join_ops import stack  # noqa: E402
+from .array_slice_ops import slice  # noqa: E402

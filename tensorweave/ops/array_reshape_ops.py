@@ -1,0 +1,268 @@
+"""Array ops that change a tensor's layout but not its elements: reshape, transpose,
+expand_dims, squeeze.
+"""
+
+import numbers
+
+import numpy as np
+
+from ..framework import registry
+from ..framework.constant_op import constant, constant_value, convert_to_tensor
+from ..framework.graph import Tensor
+from ..framework.indexed_slices import IndexedSlices
+from ..framework.op_util import apply_op
+from ..framework.tensor_shape import TensorShape, unknown_shape
+from .array_ops import (
+    _base, _builtin_range, _dims_str, _graph, _index_tensor, _partial_dims, rank, shape, _static_int,
+    _to_tensor,
+)
+
+
+# -- reshape, transpose, expand_dims, squeeze --------------------------------------------------
+
+def _reshape_shape(op):
+    x, s = op.inputs
+    if s.shape.ndims not in (None, 1):
+        raise ValueError(f"Shape must be rank 1 but is rank {s.shape.ndims}")
+    dims = _partial_dims(s)
+    if dims is None:
+        return [unknown_shape()]
+    neg = [i for i, d in enumerate(dims) if d == -1]
+    if len(neg) > 1:
+        raise ValueError(f"Cannot infer multiple unknown dimensions in shape {_dims_str(dims)}: "
+                         f"Only one input size may be -1, not both {neg[0]} and {neg[1]}")
+    for i, d in enumerate(dims):
+        if d is not None and d < -1:
+            raise ValueError(f"Size {i} must be non-negative, not {d}")
+    n = x.shape.num_elements()
+    out = [None if d is None or d == -1 else d for d in dims]
+    known = [d for d in dims if d is not None and d != -1]
+    all_known = all(d is not None for d in dims)
+    prod = int(np.prod(known)) if known else 1
+    if n is not None and all_known:
+        if not neg:
+            if prod != n:
+                raise ValueError(f"Cannot reshape a tensor with {n} elements to shape {_dims_str(dims)} "
+                                 f"({prod} elements)")
+        else:
+            if prod == 0:
+                if n != 0:
+                    raise ValueError(f"Cannot reshape a tensor with {n} elements to shape "
+                                     f"{_dims_str(dims)} (0 elements)")
+            elif n % prod:
+                raise ValueError(f"Dimension size must be evenly divisible by {prod} but is {n}")
+            else:
+                out[neg[0]] = n // prod
+    elif n is not None and not neg and all_known is False and prod and n % prod:
+        raise ValueError(f"Dimension size must be evenly divisible by {prod} but is {n}")
+    return [TensorShape(out)]
+
+
+registry.register_op("Reshape", shape_fn=_reshape_shape)
+
+
+@registry.register_static_value("Reshape")
+def _reshape_value(op, value_of):
+    v, s = value_of(op.inputs[0]), value_of(op.inputs[1])
+    if v is None or s is None:
+        return None
+    return np.reshape(v, [int(d) for d in s])
+
+
+@registry.register_gradient("Reshape")
+def _reshape_grad(op, grad):
+    return [reshape(grad, shape(op.inputs[0])), None]
+
+
+def reshape(tensor, shape, name=None):
+    """`tensor` with its elements in row-major order laid out in `shape` (one entry may be -1)."""
+    tensor = _to_tensor(tensor, name="tensor") if not isinstance(tensor, Tensor) else tensor
+    g = _graph()
+    with g.name_scope(name or "Reshape") as scope:
+        if isinstance(tensor, IndexedSlices):
+            tensor = convert_to_tensor(tensor)
+        s = _index_tensor(shape, "shape", "shape", "Reshape")
+        return apply_op("Reshape", [tensor, s], [_base(tensor)], scope,
+                        attrs={"T": _base(tensor), "Tshape": _base(s)})
+
+
+def _perm_of(op):
+    return _partial_dims(op.inputs[1])
+
+
+def _transpose_shape(op):
+    x = op.inputs[0]
+    perm = _perm_of(op)
+    n = x.shape.ndims
+    if perm is None:
+        return [unknown_shape(n)]
+    if n is not None and len(perm) != n:
+        raise ValueError(f"Dimension must be {n} but is {len(perm)}")
+    if any(p is None for p in perm) or n is None:
+        return [unknown_shape(len(perm))]
+    for p in perm:
+        if not 0 <= p < n and not -n <= p < 0:
+            raise ValueError(f"perm dim {p} is out of range of input rank {n}")
+    perm = [p % n for p in perm]
+    if sorted(perm) != list(_builtin_range(n)):
+        raise ValueError(f"{_dims_str(perm)} is not a permutation")
+    dims = x.shape.as_list()
+    return [TensorShape([dims[p] for p in perm])]
+
+
+registry.register_op("Transpose", shape_fn=_transpose_shape)
+registry.register_op("ConjugateTranspose", shape_fn=_transpose_shape)
+
+
+@registry.register_static_value("Transpose")
+def _transpose_value(op, value_of):
+    v, p = value_of(op.inputs[0]), value_of(op.inputs[1])
+    if v is None or p is None:
+        return None
+    return np.transpose(v, [int(i) for i in p])
+
+
+def _inverse_perm(perm):
+    p = constant_value(perm)
+    if p is not None:
+        return constant(np.argsort(np.asarray(p)).astype(perm.dtype.base_dtype.as_numpy_dtype))
+    return invert_permutation(perm)
+
+
+@registry.register_gradient("Transpose")
+def _transpose_grad(op, grad):
+    return [transpose(grad, _inverse_perm(op.inputs[1])), None]
+
+
+@registry.register_gradient("ConjugateTranspose")
+def _conj_transpose_grad(op, grad):
+    return [transpose(grad, _inverse_perm(op.inputs[1]), conjugate=True), None]
+
+
+def transpose(a, perm=None, name="transpose", conjugate=False):
+    """Permutes the dimensions of `a` (reversed when `perm` is None); with `conjugate`, also
+    conjugates complex values."""
+    g = _graph()
+    with g.name_scope(name or "transpose") as scope:
+        a = _to_tensor(a, name="a")
+        if isinstance(a, IndexedSlices):
+            a = convert_to_tensor(a)
+        if perm is None:
+            r = a.shape.ndims
+            if r is not None:
+                perm = constant(np.arange(r - 1, -1, -1, dtype=np.int32), name="perm")
+            else:
+                rk = rank(a, name="Rank")
+                perm = reverse_v2(range(0, rk, 1, name="range"), [0], name="perm")
+        else:
+            perm = _index_tensor(perm, "perm", "perm", "Transpose")
+        op_type = "ConjugateTranspose" if conjugate and _base(a).is_complex else "Transpose"
+        return apply_op(op_type, [a, perm], [_base(a)], scope, attrs={"T": _base(a), "Tperm": _base(perm)})
+
+
+def _expand_dims_shape(op):
+    x, d = op.inputs
+    axis = _static_int(d)
+    n = x.shape.ndims
+    if d.shape.num_elements() not in (None, 1):
+        raise ValueError(f"'dim' input must be a tensor with a single value")
+    if axis is None or n is None:
+        return [unknown_shape(None if n is None else n + 1)]
+    if not -n - 1 <= axis <= n:
+        raise ValueError(f"Tried to expand dim index {axis} for tensor with {n} dimensions.")
+    axis = axis % (n + 1)
+    dims = x.shape.as_list()
+    return [TensorShape(dims[:axis] + [1] + dims[axis:])]
+
+
+registry.register_op("ExpandDims", shape_fn=_expand_dims_shape)
+
+
+@registry.register_static_value("ExpandDims")
+def _expand_dims_value(op, value_of):
+    v, d = value_of(op.inputs[0]), value_of(op.inputs[1])
+    if v is None or d is None:
+        return None
+    return np.expand_dims(v, int(np.asarray(d).ravel()[0]))
+
+
+@registry.register_gradient("ExpandDims")
+def _expand_dims_grad(op, grad):
+    return [reshape(grad, shape(op.inputs[0])), None]
+
+
+def expand_dims(input, axis=None, name=None, dim=None):
+    """Inserts a dimension of size 1 at `axis` (TF1 also accepts the deprecated `dim`)."""
+    if dim is not None:
+        if axis is not None:
+            raise ValueError("Cannot specify both 'axis' and 'dim'")
+        axis = dim
+    if axis is None:
+        raise ValueError("Must specify an axis argument to tf.expand_dims()")
+    g = _graph()
+    with g.name_scope(name or "ExpandDims") as scope:
+        input = _to_tensor(input, name="input")
+        d = _index_tensor(axis, "dim", "dim", "ExpandDims")
+        return apply_op("ExpandDims", [input, d], [_base(input)], scope,
+                        attrs={"T": _base(input), "Tdim": _base(d)})
+
+
+def _squeeze_shape(op):
+    x = op.inputs[0]
+    axes = op.get_attr("squeeze_dims")
+    n = x.shape.ndims
+    if n is None:
+        return [unknown_shape()]
+    dims = x.shape.as_list()
+    norm = set()
+    for a in axes:
+        if not -n <= a < n:
+            raise ValueError(f"Tried to squeeze dim index {a} for tensor with {n} dimensions.")
+        a %= n
+        if dims[a] is not None and dims[a] != 1:
+            raise ValueError(f"Can not squeeze dim[{a}], expected a dimension of 1, got {dims[a]}")
+        norm.add(a)
+    if axes:
+        return [TensorShape([d for i, d in enumerate(dims) if i not in norm])]
+    if any(d is None for d in dims):
+        return [unknown_shape()]
+    return [TensorShape([d for d in dims if d != 1])]
+
+
+registry.register_op("Squeeze", shape_fn=_squeeze_shape)
+
+
+@registry.register_static_value("Squeeze")
+def _squeeze_value(op, value_of):
+    v = value_of(op.inputs[0])
+    if v is None:
+        return None
+    axes = op.get_attr("squeeze_dims")
+    return np.squeeze(v, axis=tuple(axes) if axes else None)
+
+
+@registry.register_gradient("Squeeze")
+def _squeeze_grad(op, grad):
+    return [reshape(grad, shape(op.inputs[0]))]
+
+
+def squeeze(input, axis=None, name=None, squeeze_dims=None):
+    """Removes dimensions of size 1 (all of them, or those listed in `axis`)."""
+    if squeeze_dims is not None:
+        if axis is not None:
+            raise ValueError("Cannot specify both 'squeeze_dims' and 'axis'")
+        axis = squeeze_dims
+    if axis is None:
+        axis = []
+    elif isinstance(axis, (numbers.Integral, np.integer)):
+        axis = [axis]
+    axis = [int(a) for a in axis]
+    input = _to_tensor(input, name="input")
+    return apply_op("Squeeze", [input], [_base(input)], name or "Squeeze",
+                    attrs={"T": _base(input), "squeeze_dims": axis})
+
+
+# Ops of the family's other modules, called only when the functions above run. Imported
+# last: the modules call each other, and array_ops.py imports them all once its helpers exist.
+from .array_range_ops import range, reverse_v2  # noqa: E402
+from .array_misc_ops import invert_permutation  # noqa: E402

@@ -1,0 +1,338 @@
+"""Array ops that cut a window out of a tensor: slice, strided_slice and `Tensor.__getitem__`.
+"""
+
+import numbers
+
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework import registry
+from ..framework.constant_op import constant, constant_value, convert_to_tensor
+from ..framework.graph import Tensor
+from ..framework.indexed_slices import IndexedSlices
+from ..framework.op_util import apply_op
+from ..framework.tensor_shape import Dimension, TensorShape, unknown_shape
+from .array_ops import (
+    _base, _builtin_range, _builtin_slice, _graph, _index_tensor, _INDEX_TYPES, ones_like,
+    _partial_dims, shape, _shape_from_tensor, _to_tensor,
+)
+
+
+# -- slice, strided_slice, Tensor.__getitem__ ---------------------------------------------------
+
+def _slice_shape(op):
+    x, begin_t, size_t = op.inputs
+    b, sz = _partial_dims(begin_t), _partial_dims(size_t)
+    n = x.shape.ndims
+    for t in (begin_t, size_t):
+        if t.shape.ndims not in (None, 1):
+            raise ValueError(f"Shape must be rank 1 but is rank {t.shape.ndims}")
+    if b is not None and sz is not None and len(b) != len(sz):
+        raise ValueError(f"Shapes must be equal rank, but are {len(b)} and {len(sz)}")
+    length = len(b) if b is not None else len(sz) if sz is not None else n
+    if n is not None and length is not None and length != n:
+        raise ValueError(f"Shape must be rank {length} but is rank {n}")
+    if length is None:
+        return [unknown_shape()]
+    dims = x.shape.as_list() if n is not None else [None] * length
+    b = b or [None] * length
+    sz = sz or [None] * length
+    out = []
+    for i, (d, bi, si) in enumerate(zip(dims, b, sz)):
+        if si is not None and si >= 0:
+            if d is not None and bi is not None and bi + si > d:
+                raise ValueError(f"Dimension {i} in both shapes must be equal, but are {d} and {bi + si}")
+            out.append(si)
+        elif si == -1 and d is not None and bi is not None:
+            out.append(d - bi)
+        else:
+            out.append(None)
+    return [TensorShape(out)]
+
+
+registry.register_op("Slice", shape_fn=_slice_shape)
+
+
+@registry.register_static_value("Slice")
+def _slice_value(op, value_of):
+    v, b, s = (value_of(t) for t in op.inputs)
+    if v is None or b is None or s is None:
+        return None
+    v = np.asarray(v)
+    idx = tuple(_builtin_slice(int(bi), None if int(si) == -1 else int(bi) + int(si)) for bi, si in zip(b, s))
+    return v[idx]
+
+
+@registry.register_gradient("Slice")
+def _slice_grad(op, grad):
+    x, begin_t, _ = op.inputs
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    b = constant_value(begin_t)
+    xs, ys = x.shape, op.outputs[0].shape
+    if b is not None and xs.is_fully_defined() and ys.is_fully_defined():
+        after = np.array(xs.as_list()) - np.array(ys.as_list()) - np.asarray(b)
+        pads = np.stack([np.asarray(b), after], axis=1).astype(np.int32)
+        return [pad(grad, pads), None, None]
+    from . import math_ops  # the math family's subtraction, only for dynamic shapes
+    begin = begin_t
+    in_shape = shape(x, out_type=_base(begin))
+    out_shape = shape(op.outputs[0], out_type=_base(begin))
+    after = math_ops.subtract(math_ops.subtract(in_shape, out_shape), begin)
+    pads = stack([begin, after], axis=1)
+    return [pad(grad, pads), None, None]
+
+
+def slice(input_, begin, size, name=None):
+    """Extracts `input_[begin[i] : begin[i] + size[i]]` per dimension (size -1: to the end)."""
+    g = _graph()
+    with g.name_scope(name or "Slice") as scope:
+        input_ = _to_tensor(input_, name="input")
+        b = _index_tensor(begin, "begin", "begin", "Slice")
+        s = _index_tensor(size, "size", "size", "Slice", dtype=_base(b))
+        return apply_op("Slice", [input_, b, s], [_base(input_)], scope,
+                        attrs={"T": _base(input_), "Index": _base(b)})
+
+
+_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
+
+
+def _ss_masks(op):
+    return tuple(op.get_attr(m) for m in _MASKS)
+
+
+def _ss_index(begin, end, strides, masks):
+    """The NumPy index tuple equivalent to a strided slice spec (known begin/end/strides)."""
+    bm, em, elm, nm, sm = masks
+    idx = []
+    for i in _builtin_range(len(begin)):
+        bit = 1 << i
+        if elm & bit:
+            idx.append(Ellipsis)
+        elif nm & bit:
+            idx.append(None)
+        elif sm & bit:
+            idx.append(int(begin[i]))
+        else:
+            idx.append(_builtin_slice(None if bm & bit else int(begin[i]), None if em & bit else int(end[i]),
+                                      int(strides[i])))
+    return tuple(idx)
+
+
+def _ss_shape_fn(x_shape, begin, end, strides, n_spec, masks):
+    """Static result shape of a strided slice; begin/end/strides are lists of ints or None
+    entries (unknown), or None (unknown vectors). Raises ValueError like TF."""
+    bm, em, elm, nm, sm = masks
+    if n_spec is None:
+        return unknown_shape()
+    if bin(elm & ((1 << n_spec) - 1)).count("1") > 1:
+        raise ValueError("Multiple ellipses in slice spec not allowed")
+    if strides is not None:
+        for i, s in enumerate(strides):
+            if s == 0 and not (elm | nm) & (1 << i):
+                raise ValueError(f"strides[{i}] must be non-zero")
+    if x_shape.ndims is None:
+        return unknown_shape()
+    dims = x_shape.as_list()
+    nd = len(dims)
+    spec = list(_builtin_range(n_spec))
+    has_ellipsis = any(elm & (1 << i) for i in spec)
+    consumed = sum(1 for i in spec if not (elm | nm) & (1 << i))
+    if not has_ellipsis:
+        spec = spec + ["E"]
+    out = []
+    d = 0
+    for i in spec:
+        if i == "E" or elm & (1 << i):
+            k = nd - consumed
+            if k < 0:
+                raise ValueError(f"Index out of range using input dim {nd}; input has only {nd} dims")
+            out.extend(dims[d:d + k])
+            d += k
+            continue
+        bit = 1 << i
+        if nm & bit:
+            out.append(1)
+            continue
+        if d >= nd:
+            raise ValueError(f"Index out of range using input dim {d}; input has only {nd} dims")
+        dim = dims[d]
+        b = None if begin is None else begin[i]
+        e = None if end is None else end[i]
+        s = None if strides is None else strides[i]
+        if sm & bit:
+            if dim is not None and b is not None and not -dim <= b < dim:
+                raise ValueError(f"slice index {b} of dimension {d} out of bounds.")
+        else:
+            b_known = bool(bm & bit) or b is not None
+            e_known = bool(em & bit) or e is not None
+            if dim is not None and s is not None and b_known and e_known:
+                sl = _builtin_slice(None if bm & bit else b, None if em & bit else e, s)
+                out.append(len(_builtin_range(*sl.indices(dim))))
+            else:
+                out.append(None)
+        d += 1
+    return TensorShape(out)
+
+
+def _strided_slice_shape(op):
+    x, b_t, e_t, s_t = op.inputs
+    masks = _ss_masks(op)
+    b, e, s = _partial_dims(b_t), _partial_dims(e_t), _partial_dims(s_t)
+    n = next((len(v) for v in (b, e, s) if v is not None), None)
+    for t in (b_t, e_t, s_t):
+        if t.shape.ndims not in (None, 1):
+            raise ValueError(f"Shape must be rank 1 but is rank {t.shape.ndims}")
+    return [_ss_shape_fn(x.shape, b, e, s, n, masks)]
+
+
+registry.register_op("StridedSlice", shape_fn=_strided_slice_shape)
+
+
+@registry.register_static_value("StridedSlice")
+def _strided_slice_value(op, value_of):
+    v, b, e, s = (value_of(t) for t in op.inputs)
+    if v is None or b is None or e is None or s is None:
+        return None
+    return np.asarray(v)[_ss_index(b, e, s, _ss_masks(op))]
+
+
+def _ss_attrs(op):
+    return {m: op.get_attr(m) for m in _MASKS}
+
+
+@registry.register_gradient("StridedSlice")
+def _strided_slice_grad(op, grad):
+    x, b, e, s = op.inputs
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    x_shape = shape(x, out_type=_base(b))
+    attrs = dict(_ss_attrs(op), T=_base(grad), Index=_base(b))
+    out = apply_op("StridedSliceGrad", [x_shape, b, e, s, grad], [_base(grad)], "StridedSliceGrad", attrs=attrs)
+    return [out, None, None, None]
+
+
+def _ss_grad_shape(op):
+    return [_shape_from_tensor(op.inputs[0])]
+
+
+registry.register_op("StridedSliceGrad", shape_fn=_ss_grad_shape)
+
+
+@registry.register_gradient("StridedSliceGrad")
+def _strided_slice_grad_grad(op, grad):
+    _, b, e, s, _ = op.inputs
+    a = _ss_attrs(op)
+    return [None, None, None, None, strided_slice(grad, b, e, s, **a)]
+
+
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
+                  new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
+    """Python-style extended slicing `input_[begin:end:strides]` per dimension, with TF's masks."""
+    g = _graph()
+    with g.name_scope(name or "StridedSlice") as scope:
+        input_ = _to_tensor(input_, name="input")
+        b = _index_tensor(begin, "begin", "begin", "StridedSlice")
+        e = _index_tensor(end, "end", "end", "StridedSlice", dtype=_base(b))
+        if strides is None:
+            s = ones_like(b)
+        else:
+            s = _index_tensor(strides, "strides", "strides", "StridedSlice", dtype=_base(b))
+        return apply_op("StridedSlice", [input_, b, e, s], [_base(input_)], scope,
+                        attrs={"T": _base(input_), "Index": _base(b), "begin_mask": int(begin_mask),
+                               "end_mask": int(end_mask), "ellipsis_mask": int(ellipsis_mask),
+                               "new_axis_mask": int(new_axis_mask), "shrink_axis_mask": int(shrink_axis_mask)})
+
+
+def _check_index(idx):
+    if isinstance(idx, (numbers.Integral, np.integer, Dimension)) and not isinstance(idx, (bool, np.bool_)):
+        return
+    if isinstance(idx, Tensor) and _base(idx) in _INDEX_TYPES and idx.shape.ndims in (None, 0):
+        return
+    raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+                    f"tf.int32/tf.int64 tensors are valid indices, got {idx!r}")
+
+
+def _slice_helper(tensor, slice_spec, var=None):
+    """`Tensor.__getitem__`: TF's basic indexing (ints, slices, `...`, tf.newaxis, scalar tensors)."""
+    if isinstance(slice_spec, bool) or isinstance(slice_spec, Tensor) and _base(slice_spec) is _dtypes.bool \
+            or isinstance(slice_spec, np.ndarray) and slice_spec.dtype == np.bool_:
+        return boolean_mask(tensor=tensor, mask=slice_spec)
+    if not isinstance(slice_spec, (list, tuple)):
+        slice_spec = [slice_spec]
+    begin, end, strides = [], [], []
+    bm = em = elm = nm = sm = 0
+    def undefined(v):  # a Dimension of unknown size counts as an omitted bound (TF1)
+        return v is None or isinstance(v, Dimension) and v.value is None
+
+    def value(v):
+        return v.value if isinstance(v, Dimension) else v
+
+    for index, s in enumerate(slice_spec):
+        bit = 1 << index
+        if isinstance(s, Dimension):
+            s = s.value
+            if s is None:
+                raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+                                "tf.int32/tf.int64 tensors are valid indices, got ?")
+        if isinstance(s, _builtin_slice):
+            s = _builtin_slice(None if undefined(s.start) else value(s.start),
+                               None if undefined(s.stop) else value(s.stop),
+                               None if undefined(s.step) else value(s.step))
+            if s.start is not None:
+                _check_index(s.start)
+                begin.append(s.start)
+            else:
+                begin.append(0)
+                bm |= bit
+            if s.stop is not None:
+                _check_index(s.stop)
+                end.append(s.stop)
+            else:
+                end.append(0)
+                em |= bit
+            if s.step is not None:
+                _check_index(s.step)
+                strides.append(s.step)
+            else:
+                strides.append(1)
+        elif s is Ellipsis:
+            begin.append(0)
+            end.append(0)
+            strides.append(1)
+            elm |= bit
+        elif s is None:
+            begin.append(0)
+            end.append(0)
+            strides.append(1)
+            nm |= bit
+        else:
+            _check_index(s)
+            begin.append(s)
+            # The end of a shrunk axis is never read (kernels use begin); TF still builds s + 1.
+            end.append(s + 1 if not isinstance(s, Tensor) or hasattr(Tensor, "__add__") else s)
+            strides.append(1)
+            sm |= bit
+    g = _graph()
+    with g.name_scope("strided_slice") as name:
+        if begin:
+            pb, pe, ps = stack(begin), stack(end), stack(strides)
+            dts = {_base(t) for t in (pb, pe, ps)}
+            if _dtypes.int64 in dts and len(dts) > 1:
+                from . import math_ops
+                pb, pe, ps = (t if _base(t) is _dtypes.int64 else math_ops.cast(t, _dtypes.int64)
+                              for t in (pb, pe, ps))
+        else:
+            pb = pe = ps = constant(np.zeros([0], np.int32))
+        return strided_slice(tensor, pb, pe, ps, begin_mask=bm, end_mask=em, ellipsis_mask=elm,
+                             new_axis_mask=nm, shrink_axis_mask=sm, var=var, name=name)
+
+
+Tensor._override_operator("__getitem__", _slice_helper)
+
+
+# Ops of the family's other modules, called only when the functions above run. Imported
+# last: the modules call each other, and array_ops.py imports them all once its helpers exist.
+from .array_join_ops import stack  # noqa: E402
+from .array_range_ops import pad  # noqa: E402
+from .array_misc_ops import boolean_mask  # noqa: E402

@@ -1,0 +1,254 @@
+"""Comparisons and logic, casts, clipping, and n-ary sums (add_n): the elementwise ops beyond
+arithmetic.
+"""
+
+import builtins
+
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework import registry
+from ..framework.constant_op import constant, convert_to_tensor
+from ..framework.graph import Tensor
+from ..framework.graph import name_scope as _name_scope
+from ..framework.indexed_slices import IndexedSlices
+from ..framework.op_util import apply_op, unchanged_shape
+from ..framework.tensor_shape import unknown_shape
+from .math_ops import _a, _binary, _bool_binary, _check_bool, _COMPARE, _dense, _reduce_to
+
+
+# -- comparisons and logic -----------------------------------------------------------------------
+
+def equal(x, y, name=None):
+    """x == y elementwise (bool), with broadcasting."""
+    return _binary("Equal", x, y, name or "Equal", allowed=None, out_dtype=_dtypes.bool,
+                   attrs={"incompatible_shape_error": True})
+
+
+def not_equal(x, y, name=None):
+    """x != y elementwise (bool), with broadcasting."""
+    return _binary("NotEqual", x, y, name or "NotEqual", allowed=None, out_dtype=_dtypes.bool,
+                   attrs={"incompatible_shape_error": True})
+
+
+def less(x, y, name=None):
+    """x < y elementwise (bool)."""
+    return _binary("Less", x, y, name or "Less", allowed=_COMPARE, out_dtype=_dtypes.bool)
+
+
+def less_equal(x, y, name=None):
+    """x <= y elementwise (bool)."""
+    return _binary("LessEqual", x, y, name or "LessEqual", allowed=_COMPARE, out_dtype=_dtypes.bool)
+
+
+def greater(x, y, name=None):
+    """x > y elementwise (bool)."""
+    return _binary("Greater", x, y, name or "Greater", allowed=_COMPARE, out_dtype=_dtypes.bool)
+
+
+def greater_equal(x, y, name=None):
+    """x >= y elementwise (bool)."""
+    return _binary("GreaterEqual", x, y, name or "GreaterEqual", allowed=_COMPARE, out_dtype=_dtypes.bool)
+
+
+def logical_and(x, y, name=None):
+    """x AND y elementwise (bool tensors)."""
+    return _bool_binary("LogicalAnd", x, y, name or "LogicalAnd")
+
+
+def logical_or(x, y, name=None):
+    """x OR y elementwise (bool tensors)."""
+    return _bool_binary("LogicalOr", x, y, name or "LogicalOr")
+
+
+def logical_not(x, name=None):
+    """NOT x elementwise (bool tensor)."""
+    if not isinstance(x, Tensor):
+        with _name_scope(name, "LogicalNot", [x]) as scope:
+            return logical_not(convert_to_tensor(x, name="x", preferred_dtype=_dtypes.bool), name=scope)
+    _check_bool("LogicalNot", "x", x)
+    return apply_op("LogicalNot", [x], [_dtypes.bool], name or "LogicalNot")
+
+
+def logical_xor(x, y, name="LogicalXor"):
+    """x XOR y = (x OR y) AND NOT (x AND y)."""
+    with _name_scope(name, "LogicalXor", [x, y]) as scope:
+        return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=scope)
+
+
+# -- casts ---------------------------------------------------------------------------------------
+
+registry.register_op("Cast", shape_fn=unchanged_shape)
+
+
+@registry.register_gradient("Cast")
+def _cast_grad(op, grad):
+    src = op._attrs["SrcT"]
+    dst = op._attrs["DstT"]
+    ok = (src.is_floating or src.is_complex) and (dst.is_floating or dst.is_complex)
+    return [cast(grad, src) if ok else None]
+
+
+def cast(x, dtype, name=None):
+    """Casts x to `dtype` (a no-op when x already has it). Floats to ints truncate toward zero."""
+    base = _dtypes.as_dtype(dtype).base_dtype
+    if isinstance(x, IndexedSlices):
+        return IndexedSlices(cast(x.values, base, name=name), x.indices, x.dense_shape)
+    if isinstance(x, Tensor) and x._dtype.base_dtype is base:
+        return x
+    if not isinstance(x, Tensor):
+        with _name_scope(name, "Cast", [x]) as scope:
+            x = convert_to_tensor(x, name="x")
+            if x.dtype.base_dtype is base:
+                return x
+            return apply_op("Cast", [x], [base], scope,
+                            attrs={"SrcT": x.dtype.base_dtype, "DstT": base, "Truncate": False})
+    return apply_op("Cast", [x], [base], name or "Cast",
+                    attrs={"SrcT": x._dtype.base_dtype, "DstT": base, "Truncate": False})
+
+
+def to_float(x, name="ToFloat"):
+    """Casts to float32 (deprecated in TF: use tf.cast)."""
+    return cast(x, _dtypes.float32, name=name)
+
+
+def to_double(x, name="ToDouble"):
+    """Casts to float64 (deprecated in TF: use tf.cast)."""
+    return cast(x, _dtypes.float64, name=name)
+
+
+def to_int32(x, name="ToInt32"):
+    """Casts to int32 (deprecated in TF: use tf.cast)."""
+    return cast(x, _dtypes.int32, name=name)
+
+
+def to_int64(x, name="ToInt64"):
+    """Casts to int64 (deprecated in TF: use tf.cast)."""
+    return cast(x, _dtypes.int64, name=name)
+
+
+def saturate_cast(value, dtype, name=None):
+    """Casts to `dtype`, clamping values to its range first (no wrap-around)."""
+    dtype = _dtypes.as_dtype(dtype).base_dtype
+    with _name_scope(name, "saturate_cast", [value]) as scope:
+        value = convert_to_tensor(value, name="value")
+        src = value.dtype.base_dtype
+        if src.is_integer or src.is_floating:
+            lo = builtins.max(src.min, dtype.min) if not dtype.is_bool else 0
+            hi = builtins.min(src.max, dtype.max) if not dtype.is_bool else 1
+            if src.is_floating and dtype.is_integer:
+                info = np.finfo(src.as_numpy_dtype)
+                hi = float(np.nextafter(np.asarray(hi, dtype=src.as_numpy_dtype), -info.max)) \
+                    if float(np.asarray(hi, dtype=src.as_numpy_dtype)) > dtype.max else hi
+            lo_t = constant(lo, dtype=src)
+            hi_t = constant(hi, dtype=src)
+            value = _clip("ClipByValue", value, lo_t, hi_t, "clamp")
+        return cast(value, dtype, name=scope)
+
+
+# -- clipping ------------------------------------------------------------------------------------
+
+registry.register_op("ClipByValue", shape_fn=unchanged_shape)
+
+
+def _clip(op_type, t, lo, hi, name):
+    return apply_op(op_type, [t, lo, hi], [t.dtype.base_dtype], name, attrs={"T": t.dtype.base_dtype})
+
+
+@registry.register_gradient("ClipByValue")
+def _clip_by_value_grad(op, grad):
+    x, lo, hi = op._inputs
+    dt = grad.dtype.base_dtype
+    below = cast(less(x, lo), dt)
+    above = cast(greater(x, hi), dt)
+    inside = _one(grad) - below - above
+    return [_reduce_to(grad * inside, x, lo), _reduce_to(grad * below, lo, x), _reduce_to(grad * above, hi, x)]
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """Clips t elementwise to [clip_value_min, clip_value_max] (Minimum then Maximum, like TF)."""
+    with _name_scope(name, "clip_by_value", [t, clip_value_min, clip_value_max]) as scope:
+        if isinstance(t, IndexedSlices):
+            return IndexedSlices(clip_by_value(t.values, clip_value_min, clip_value_max, name=scope),
+                                 t.indices, t.dense_shape)
+        values = convert_to_tensor(t, name="t")
+        t_min = minimum(values, clip_value_max)
+        t_max = maximum(t_min, clip_value_min, name=scope)
+        values.shape.merge_with(t_max.shape)
+        return t_max
+
+
+# -- n-ary sums ----------------------------------------------------------------------------------
+
+def _add_n_shape(op):
+    shape = unknown_shape()
+    for i, t in enumerate(op._inputs):
+        s = t._shape
+        if shape.ndims is not None and s.ndims is not None and shape.ndims != s.ndims:
+            raise ValueError(f"Shapes must be equal rank, but are {shape.ndims} and {s.ndims}\n\t"
+                             "From merging shape 0 with other shapes.")
+        try:
+            shape = shape.merge_with(s)
+        except ValueError:
+            raise ValueError(f"Dimensions must be equal, but are {shape} and {s}\n\t"
+                             "From merging shape 0 with other shapes.") from None
+    return [shape]
+
+
+registry.register_op("AddN", shape_fn=_add_n_shape)
+
+
+@registry.register_gradient("AddN")
+def _add_n_grad(op, grad):
+    return [grad] * len(op._inputs)
+
+
+_ADD_N_MSG = "Inputs must be an iterable of at least one Tensor/IndexedSlices with the same dtype and shape."
+
+
+def add_n(inputs, name=None):
+    """Sums a list of tensors of the same dtype and shape elementwise."""
+    if not inputs or not isinstance(inputs, (list, tuple)):
+        raise ValueError(_ADD_N_MSG)
+    if len(inputs) == 1:
+        v = inputs[0]
+        v = convert_to_tensor(v) if isinstance(v, IndexedSlices) else convert_to_tensor(v)
+        if name:
+            return _a(v).identity(v, name=name)
+        return v
+    ts = [_dense(v) for v in inputs]
+    types = [t.dtype.base_dtype for t in ts]
+    if any(d is not types[0] for d in types):
+        raise TypeError(f"Tensors in list passed to 'inputs' of 'AddN' Op have types "
+                        f"[{', '.join(d.name for d in types)}] that don't all match.")
+    return apply_op("AddN", ts, [types[0]], name or "AddN", attrs={"N": len(ts), "T": types[0]})
+
+
+def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
+    """Sums a list of tensors (TF2 implements it as add_n)."""
+    if not inputs or not isinstance(inputs, (list, tuple)):
+        raise ValueError("inputs must be a list of at least one Tensor/IndexedSlices with the same dtype "
+                         "and shape")
+    ts = [_dense(v) for v in inputs]
+    if tensor_dtype is not None and any(t.dtype.base_dtype != _dtypes.as_dtype(tensor_dtype) for t in ts):
+        raise TypeError(f"tensor_dtype is {tensor_dtype}, but input is of type {ts[0].dtype}")
+    if shape is not None:
+        for t in ts:
+            t.shape.merge_with(shape)
+    return add_n(ts, name=name)
+
+
+def scalar_mul(scalar, x, name=None):
+    """scalar * x for a 0-D scalar (IndexedSlices stay sparse)."""
+    base = x.dtype.base_dtype
+    scalar = convert_to_tensor(scalar, dtype=base, name="scalar")
+    if scalar.shape.ndims is not None and scalar.shape.ndims != 0:
+        raise ValueError(f"The input scalar must be a 0-D value. Received shape {tuple(scalar.shape.as_list())}.")
+    if isinstance(x, IndexedSlices):
+        return IndexedSlices(multiply(scalar, x.values, name=name), x.indices, x.dense_shape)
+    return multiply(scalar, x, name=name)
+
+
+# Ops of the family's other modules, called only when the functions above run. Imported
+# last: the modules call each other, and math_ops.py imports them all once its helpers exist.
+from .math_elementwise_ops import maximum, minimum, multiply, _one  # noqa: E402

@@ -1,0 +1,527 @@
+"""Reductions (reduce_sum, reduce_mean, ...), argmax / argmin, cumulative scans and segment
+sums.
+"""
+
+import builtins
+
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework import registry
+from ..framework.constant_op import constant, constant_value, convert_to_tensor
+from ..framework.graph import Tensor
+from ..framework.graph import name_scope as _name_scope
+from ..framework.indexed_slices import IndexedSlices
+from ..framework.op_util import apply_op, unchanged_shape
+from ..framework.tensor_shape import TensorShape, unknown_shape
+from .math_ops import (
+    _a, _broadcast_like, _check_allowed, _check_bool, _COMPARE, _dense, _dims, _FLOAT, _INDEX, _ints,
+    _kept_grad, _MAX, _norm_axes, _NUMBER, _SUM,
+)
+
+
+# -- reductions ----------------------------------------------------------------------------------
+
+def _reduction_shape(op):
+    x = op._inputs[0]._shape
+    keep = op._attrs["keep_dims"]
+    axes = constant_value(op._inputs[1])
+    if x.ndims is None:
+        return [unknown_shape()]
+    if axes is None:
+        return [unknown_shape(x.ndims) if keep else unknown_shape()]
+    n = x.ndims
+    red = set()
+    for ax in np.asarray(axes).reshape(-1).tolist():
+        if not -n <= ax < n:
+            raise ValueError(f"Invalid reduction dimension {ax} for input with {n} dimensions.")
+        red.add(ax % n)
+    dims = x.as_list()
+    if keep:
+        return [TensorShape([1 if i in red else d for i, d in enumerate(dims)])]
+    return [TensorShape([d for i, d in enumerate(dims) if i not in red])]
+
+
+for _t in ["Sum", "Mean", "Max", "Min", "Prod", "Any", "All", "EuclideanNorm"]:
+    registry.register_op(_t, shape_fn=_reduction_shape)
+registry.no_gradient("Any")
+registry.no_gradient("All")
+
+
+def _deprecated(new_name, new, old_name, old):
+    if old is not None:
+        if new is not None:
+            raise ValueError(f"Cannot specify both '{old_name}' and '{new_name}'.")
+        return old
+    return new
+
+
+def _reduce(op_type, input_tensor, axis, keepdims, name, allowed, reduction_indices=None,
+            keep_dims=None, out_dtype=None):
+    axis = _deprecated("axis", axis, "reduction_indices", reduction_indices)
+    keepdims = _deprecated("keepdims", keepdims, "keep_dims", keep_dims)
+    keepdims = bool(keepdims) if keepdims is not None else False
+    x = input_tensor
+    if isinstance(x, IndexedSlices):
+        x = convert_to_tensor(x)
+    if axis is None:
+        # All dimensions: a constant list when the rank is known (named "Const", outside the op's
+        # scope, as in TF), else range(rank(x)).
+        shape = getattr(x, "shape", None)
+        rank = shape.ndims if isinstance(shape, TensorShape) else np.ndim(x)
+        if rank is not None:
+            axis = constant(np.arange(rank, dtype=np.int32))
+        else:
+            x = convert_to_tensor(x)
+            axis = _range_of_rank(x)
+    with _name_scope(name, op_type, [x, axis]) as scope:
+        if not isinstance(x, Tensor):
+            x = convert_to_tensor(x, name="input")
+        _check_allowed("input", x.dtype, allowed)
+        if op_type in ("Any", "All"):
+            _check_bool(op_type, "input", x)
+        if isinstance(axis, Tensor):
+            idx = axis
+        else:
+            idx = convert_to_tensor(axis, name="reduction_indices", preferred_dtype=_dtypes.int32)
+        _check_allowed("reduction_indices", idx.dtype, _INDEX)
+        dt = x.dtype.base_dtype
+        return apply_op(op_type, [x, idx], [out_dtype or dt], scope,
+                        attrs={"T": dt, "Tidx": idx.dtype.base_dtype, "keep_dims": keepdims})
+
+
+def _range_of_rank(x):
+    """range(rank(x)) computed at run time (for inputs of unknown rank)."""
+    a = _a(x)
+    s = a.shape(x)
+    ones = a.ones_like(s)
+    return cumsum(ones, exclusive=True)
+
+
+def reduce_sum(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
+    """Sum over `axis` (all axes when None); keepdims keeps reduced axes with size 1."""
+    return _reduce("Sum", input_tensor, axis, keepdims, name, _SUM, reduction_indices, keep_dims)
+
+
+def reduce_mean(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
+    """Mean over `axis`; an integer mean stays integer (truncated toward zero), as in TF."""
+    return _reduce("Mean", input_tensor, axis, keepdims, name, _SUM, reduction_indices, keep_dims)
+
+
+def reduce_prod(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
+    """Product over `axis`."""
+    return _reduce("Prod", input_tensor, axis, keepdims, name, _SUM, reduction_indices, keep_dims)
+
+
+def reduce_max(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
+    """Maximum over `axis` (the lowest value of the dtype for an empty reduction)."""
+    return _reduce("Max", input_tensor, axis, keepdims, name, _MAX, reduction_indices, keep_dims)
+
+
+def reduce_min(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
+    """Minimum over `axis` (the highest value of the dtype for an empty reduction)."""
+    return _reduce("Min", input_tensor, axis, keepdims, name, _MAX, reduction_indices, keep_dims)
+
+
+def reduce_any(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
+    """Logical OR over `axis` (bool input)."""
+    return _reduce("Any", input_tensor, axis, keepdims, name, None, reduction_indices, keep_dims)
+
+
+def reduce_all(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
+    """Logical AND over `axis` (bool input)."""
+    return _reduce("All", input_tensor, axis, keepdims, name, None, reduction_indices, keep_dims)
+
+
+def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
+    """sqrt(sum(x ** 2)) over `axis`."""
+    return _reduce("EuclideanNorm", input_tensor, axis, keepdims, name, _SUM)
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
+                     keep_dims=None):
+    """log(sum(exp(x))) over `axis`, computed stably (max subtracted first)."""
+    axis = _deprecated("axis", axis, "reduction_indices", reduction_indices)
+    keepdims = _deprecated("keepdims", keepdims, "keep_dims", keep_dims)
+    keepdims = bool(keepdims) if keepdims is not None else False
+    with _name_scope(name, "ReduceLogSumExp", [input_tensor]) as scope:
+        x = convert_to_tensor(input_tensor)
+        _check_allowed("x", x.dtype, _FLOAT)
+        raw_max = reduce_max(x, axis=axis, keepdims=True)
+        a = _a(x)
+        finite = is_finite(raw_max)
+        zero = _a(x).zeros_like(raw_max)
+        if hasattr(a, "where_v2"):
+            my_max = a.where_v2(finite, raw_max, zero)
+        elif hasattr(a, "where"):
+            my_max = a.where(finite, raw_max, zero)
+        else:  # no select op: finite maxima only (an all -inf row gives NaN)
+            my_max = raw_max
+        my_max = a.stop_gradient(my_max)
+        result = log(reduce_sum(exp(subtract(x, my_max)), axis=axis, keepdims=keepdims))
+        if not keepdims:
+            my_max = a.reshape(my_max, a.shape(result))
+        return add(result, my_max, name=scope)
+
+
+def _sum_grad_common(op, grad):
+    x = op._inputs[0]
+    g = _kept_grad(grad, x, op._inputs[1], op._attrs["keep_dims"])
+    return _broadcast_like(g, x)
+
+
+@registry.register_gradient("Sum")
+def _sum_grad(op, grad):
+    return [_sum_grad_common(op, grad), None]
+
+
+def _count(op):
+    """Number of input elements per output element (static when possible)."""
+    x, y = op._inputs[0], op.outputs[0]
+    xs, ys = x.shape, y.shape
+    m = int(np.prod(ys.as_list())) if ys.is_fully_defined() else None
+    if xs.is_fully_defined() and m is not None:
+        n = int(np.prod(xs.as_list()))
+        return builtins.max(n // builtins.max(m, 1), 1) if n else 1
+    a = _a(x)
+    n = reduce_prod(a.shape(x))
+    if m is not None:
+        return n if m <= 1 else floordiv(n, m)
+    return floordiv(n, maximum(reduce_prod(a.shape(y)), 1))
+
+
+@registry.register_gradient("Mean")
+def _mean_grad(op, grad):
+    g = _sum_grad_common(op, grad)
+    c = _count(op)
+    if isinstance(c, int):
+        return [g / constant(c, dtype=g.dtype.base_dtype) if c != 1 else g, None]
+    return [g / cast(c, g.dtype.base_dtype), None]
+
+
+def _min_or_max_grad(op, grad):
+    x = op._inputs[0]
+    keep = op._attrs["keep_dims"]
+    y = _kept_grad(op.outputs[0], x, op._inputs[1], keep)
+    g = _kept_grad(grad, x, op._inputs[1], keep)
+    indicators = cast(equal(y, x), grad.dtype.base_dtype)
+    num_selected = reduce_sum(indicators, op._inputs[1], keepdims=True)
+    return [(indicators / num_selected) * g, None]
+
+
+registry.register_gradient("Max")(_min_or_max_grad)
+registry.register_gradient("Min")(_min_or_max_grad)
+
+
+@registry.register_gradient("EuclideanNorm")
+def _euclidean_norm_grad(op, grad):
+    x = op._inputs[0]
+    keep = op._attrs["keep_dims"]
+    y = _kept_grad(op.outputs[0], x, op._inputs[1], keep)
+    g = _kept_grad(grad, x, op._inputs[1], keep)
+    return [div_no_nan(x, y) * g, None]
+
+
+@registry.register_gradient("Prod")
+def _prod_grad(op, grad):
+    """TF's rule: the product of all other elements, as exclusive cumprods from both ends (so
+    zeros are handled), computed over the reduced axes gathered into one leading axis."""
+    a = _a(grad)
+    x = op._inputs[0]
+    xs = _dims(x.shape)
+    axes = constant_value(op._inputs[1])
+    if xs is None or axes is None:
+        raise NotImplementedError("The gradient of reduce_prod needs a known rank and constant axes.")
+    n = len(xs)
+    red = _norm_axes(axes, n)
+    other = [i for i in range(n) if i not in red]
+    perm = red + other
+    g = _broadcast_like(_kept_grad(grad, x, op._inputs[1], op._attrs["keep_dims"]), x)
+    permuted = a.transpose(x, perm) if perm != list(range(n)) else x
+    red_dims = [xs[i] for i in red]
+    if None not in red_dims:
+        lead = int(np.prod(red_dims))
+    else:
+        lead = reduce_prod(a.gather(a.shape(x), red))
+    shape2 = _ints([lead, -1]) if isinstance(lead, int) else a.stack([lead, -1])
+    reshaped = a.reshape(permuted, shape2)
+    left = cumprod(reshaped, axis=0, exclusive=True)
+    right = cumprod(reshaped, axis=0, exclusive=True, reverse=True)
+    y = a.reshape(left * right, a.shape(permuted) if None in xs else _ints([xs[i] for i in perm]))
+    inv = [perm.index(i) for i in range(n)]
+    if perm != list(range(n)):
+        y = a.transpose(y, inv)
+    return [g * y, None]
+
+
+@registry.register_static_value("Sum")
+def _sum_value(op, value_of):
+    x, axes = value_of(op._inputs[0]), value_of(op._inputs[1])
+    if x is None or axes is None:
+        return None
+    x = np.asarray(x)
+    ax = tuple(_norm_axes(axes, x.ndim))
+    return np.sum(x, axis=ax, keepdims=op._attrs["keep_dims"], dtype=x.dtype)
+
+
+@registry.register_static_value("Prod")
+def _prod_value(op, value_of):
+    x, axes = value_of(op._inputs[0]), value_of(op._inputs[1])
+    if x is None or axes is None:
+        return None
+    x = np.asarray(x)
+    ax = tuple(_norm_axes(axes, x.ndim))
+    return np.prod(x, axis=ax, keepdims=op._attrs["keep_dims"], dtype=x.dtype)
+
+
+@registry.register_static_value("Max")
+def _max_value(op, value_of):
+    x, axes = value_of(op._inputs[0]), value_of(op._inputs[1])
+    if x is None or axes is None or np.size(x) == 0:
+        return None
+    x = np.asarray(x)
+    return np.max(x, axis=tuple(_norm_axes(axes, x.ndim)), keepdims=op._attrs["keep_dims"])
+
+
+@registry.register_static_value("Min")
+def _min_value(op, value_of):
+    x, axes = value_of(op._inputs[0]), value_of(op._inputs[1])
+    if x is None or axes is None or np.size(x) == 0:
+        return None
+    x = np.asarray(x)
+    return np.min(x, axis=tuple(_norm_axes(axes, x.ndim)), keepdims=op._attrs["keep_dims"])
+
+
+def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=_dtypes.int64, name=None,
+                  reduction_indices=None, keep_dims=None, input=None):  # noqa: A002
+    """Number of nonzero elements over `axis` (int64 by default)."""
+    input_tensor = _deprecated("input_tensor", input_tensor, "input", input)
+    axis = _deprecated("axis", axis, "reduction_indices", reduction_indices)
+    keepdims = _deprecated("keepdims", keepdims, "keep_dims", keep_dims)
+    keepdims = bool(keepdims) if keepdims is not None else False
+    dtype = _dtypes.as_dtype(dtype)
+    with _name_scope(name, "count_nonzero", [input_tensor]):
+        x = convert_to_tensor(input_tensor, name="input_tensor")
+        if x.dtype.base_dtype is _dtypes.bool:
+            nz = cast(x, _dtypes.int64)
+        else:
+            zero = constant(0, dtype=x.dtype.base_dtype, name="zeros")
+            nz = cast(not_equal(x, zero), _dtypes.int64)
+        return cast(reduce_sum(nz, axis=axis, keepdims=keepdims), dtype)
+
+
+# -- arg max / min -------------------------------------------------------------------------------
+
+def _arg_shape(op):
+    x = op._inputs[0]._shape
+    axis = constant_value(op._inputs[1])
+    if x.ndims is None:
+        return [unknown_shape()]
+    if axis is None:
+        return [unknown_shape(builtins.max(x.ndims - 1, 0))]
+    n = x.ndims
+    ax = int(np.asarray(axis).reshape(-1)[0])
+    if not -builtins.max(n, 1) <= ax < builtins.max(n, 1):
+        raise ValueError(f"Dimension ({ax}) must be in the range [{-n}, {n}), where {n} is the number of "
+                         "dimensions in the input.")
+    if n == 0:
+        return [TensorShape([])]
+    dims = x.as_list()
+    del dims[ax % n]
+    return [TensorShape(dims)]
+
+
+registry.register_op("ArgMax", shape_fn=_arg_shape)
+registry.register_op("ArgMin", shape_fn=_arg_shape)
+registry.no_gradient("ArgMax")
+registry.no_gradient("ArgMin")
+
+
+def _arg(op_type, input, axis, name, dimension, output_type):  # noqa: A002
+    axis = _deprecated("axis", axis, "dimension", dimension)
+    if axis is None:
+        axis = 0
+    output_type = _dtypes.as_dtype(output_type).base_dtype
+    if output_type not in (_dtypes.int32, _dtypes.int64, _dtypes.int16, _dtypes.uint16):
+        raise TypeError(f"Value passed to parameter 'output_type' has DataType {output_type.name} not in "
+                        "list of allowed values: int16, uint16, int32, int64")
+    with _name_scope(name, op_type, [input, axis]) as scope:
+        x = _dense(input, name="input")
+        _check_allowed("input", x.dtype, _COMPARE + ("bool",))
+        dim = axis if isinstance(axis, Tensor) else convert_to_tensor(axis, name="dimension",
+                                                                     preferred_dtype=_dtypes.int32)
+        _check_allowed("dimension", dim.dtype, _INDEX + ("int16",))
+        return apply_op(op_type, [x, dim], [output_type], scope,
+                        attrs={"T": x.dtype.base_dtype, "Tidx": dim.dtype.base_dtype,
+                               "output_type": output_type})
+
+
+def argmax(input, axis=None, name=None, dimension=None, output_type=_dtypes.int64):  # noqa: A002
+    """Index of the largest value along `axis` (default 0); ties give the first index."""
+    return _arg("ArgMax", input, axis, name, dimension, output_type)
+
+
+def argmin(input, axis=None, name=None, dimension=None, output_type=_dtypes.int64):  # noqa: A002
+    """Index of the smallest value along `axis` (default 0); ties give the first index."""
+    return _arg("ArgMin", input, axis, name, dimension, output_type)
+
+
+# -- scans ---------------------------------------------------------------------------------------
+
+registry.register_op("Cumsum", shape_fn=unchanged_shape)
+registry.register_op("Cumprod", shape_fn=unchanged_shape)
+
+
+def _scan(op_type, x, axis, exclusive, reverse, name):
+    with _name_scope(name, op_type, [x]) as scope:
+        x = _dense(x, name="x")
+        _check_allowed("x", x.dtype, _NUMBER)
+        ax = axis if isinstance(axis, Tensor) else convert_to_tensor(axis, name="axis",
+                                                                    preferred_dtype=_dtypes.int32)
+        _check_allowed("axis", ax.dtype, _INDEX)
+        return apply_op(op_type, [x, ax], [x.dtype.base_dtype], scope,
+                        attrs={"T": x.dtype.base_dtype, "Tidx": ax.dtype.base_dtype,
+                               "exclusive": bool(exclusive), "reverse": bool(reverse)})
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Cumulative sum along `axis`; exclusive leaves out the element itself, reverse runs from
+    the end."""
+    return _scan("Cumsum", x, axis, exclusive, reverse, name)
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Cumulative product along `axis` (see cumsum)."""
+    return _scan("Cumprod", x, axis, exclusive, reverse, name)
+
+
+@registry.register_gradient("Cumsum")
+def _cumsum_grad(op, grad):
+    return [cumsum(grad, op._inputs[1], exclusive=op._attrs["exclusive"], reverse=not op._attrs["reverse"]),
+            None]
+
+
+@registry.register_gradient("Cumprod")
+def _cumprod_grad(op, grad):
+    x = op._inputs[0]
+    out = cumsum(op.outputs[0] * grad, op._inputs[1], exclusive=op._attrs["exclusive"],
+                 reverse=not op._attrs["reverse"])
+    return [out / x, None]
+
+
+# -- segments ------------------------------------------------------------------------------------
+
+def _unsorted_segment_shape(op):
+    data, ids = op._inputs[0]._shape, op._inputs[1]._shape
+    n = constant_value(op._inputs[2])
+    n = None if n is None else int(n)
+    if data.ndims is None or ids.ndims is None:
+        return [unknown_shape()]
+    k = ids.ndims
+    if k > data.ndims:
+        raise ValueError(f"Shape must be at least rank {k} but is rank {data.ndims}")
+    for a, b in zip(data.as_list()[:k], ids.as_list()):
+        if a is not None and b is not None and a != b:
+            raise ValueError(f"Dimensions must be equal, but are {a} and {b}")
+    return [TensorShape([n] + data.as_list()[k:])]
+
+
+def _segment_shape(op):
+    data, ids = op._inputs[0]._shape, op._inputs[1]._shape
+    if ids.ndims is not None and ids.ndims != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {ids.ndims}")
+    if data.ndims is None:
+        return [unknown_shape()]
+    if data.ndims < 1:
+        raise ValueError("Shape must be at least rank 1 but is rank 0")
+    a, b = data.as_list()[0], ids.as_list()[0] if ids.ndims else None
+    if a is not None and b is not None and a != b:
+        raise ValueError(f"Dimensions must be equal, but are {a} and {b}")
+    return [TensorShape([None] + data.as_list()[1:])]
+
+
+registry.register_op("UnsortedSegmentSum", shape_fn=_unsorted_segment_shape)
+registry.register_op("SegmentSum", shape_fn=_segment_shape)
+registry.register_op("SegmentMean", shape_fn=_segment_shape)
+
+
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
+    """output[i] = sum of data[j...] over j with segment_ids[j...] == i (negative ids dropped)."""
+    with _name_scope(name, "UnsortedSegmentSum", [data, segment_ids, num_segments]) as scope:
+        data = _dense(data, name="data")
+        _check_allowed("data", data.dtype, _NUMBER)
+        ids = segment_ids if isinstance(segment_ids, Tensor) else convert_to_tensor(
+            segment_ids, name="segment_ids", preferred_dtype=_dtypes.int32)
+        _check_allowed("segment_ids", ids.dtype, _INDEX)
+        n = num_segments if isinstance(num_segments, Tensor) else convert_to_tensor(
+            num_segments, name="num_segments", preferred_dtype=_dtypes.int32)
+        _check_allowed("num_segments", n.dtype, _INDEX)
+        return apply_op("UnsortedSegmentSum", [data, ids, n], [data.dtype.base_dtype], scope,
+                        attrs={"T": data.dtype.base_dtype, "Tindices": ids.dtype.base_dtype,
+                               "Tnumsegments": n.dtype.base_dtype})
+
+
+def _segment(op_type, data, segment_ids, name):
+    with _name_scope(name, op_type, [data, segment_ids]) as scope:
+        data = _dense(data, name="data")
+        _check_allowed("data", data.dtype, _NUMBER)
+        ids = segment_ids if isinstance(segment_ids, Tensor) else convert_to_tensor(
+            segment_ids, name="segment_ids", preferred_dtype=_dtypes.int32)
+        _check_allowed("segment_ids", ids.dtype, _INDEX)
+        return apply_op(op_type, [data, ids], [data.dtype.base_dtype], scope,
+                        attrs={"T": data.dtype.base_dtype, "Tindices": ids.dtype.base_dtype})
+
+
+def segment_sum(data, segment_ids, name=None):
+    """Sums rows of data with equal (sorted) segment ids; output has max(id) + 1 rows."""
+    return _segment("SegmentSum", data, segment_ids, name)
+
+
+def segment_mean(data, segment_ids, name=None):
+    """Means of rows of data with equal (sorted) segment ids (empty segments give 0)."""
+    return _segment("SegmentMean", data, segment_ids, name)
+
+
+def _gather_drop_negatives(params, ids):
+    """gather(params, ids) with rows for negative ids zeroed."""
+    a = _a(params)
+    clipped = maximum(ids, constant(0, dtype=ids.dtype.base_dtype))
+    gathered = a.gather(params, clipped)
+    mask = cast(greater_equal(ids, constant(0, dtype=ids.dtype.base_dtype)), params.dtype.base_dtype)
+    extra = (gathered.shape.ndims - ids.shape.ndims) if (gathered.shape.ndims is not None
+                                                         and ids.shape.ndims is not None) else None
+    if extra is None:
+        return gathered
+    if extra:
+        mask = a.reshape(mask, a.concat([a.shape(mask), a.ones([extra], _dtypes.int32)], 0))
+    return gathered * mask
+
+
+@registry.register_gradient("UnsortedSegmentSum")
+def _unsorted_segment_sum_grad(op, grad):
+    return [_gather_drop_negatives(grad, op._inputs[1]), None, None]
+
+
+@registry.register_gradient("SegmentSum")
+def _segment_sum_grad(op, grad):
+    return [_a(grad).gather(grad, op._inputs[1]), None]
+
+
+@registry.register_gradient("SegmentMean")
+def _segment_mean_grad(op, grad):
+    a = _a(grad)
+    data, ids = op._inputs
+    ones = a.ones_like(ids)
+    counts = segment_sum(cast(ones, grad.dtype.base_dtype), ids)
+    extra = grad.shape.ndims - 1 if grad.shape.ndims is not None else None
+    if extra:
+        counts = a.reshape(counts, a.concat([a.shape(counts), a.ones([extra], _dtypes.int32)], 0))
+    return [a.gather(grad / maximum(counts, _one(counts)), ids), None]
+
+
+# Ops of the family's other modules, called only when the functions above run. Imported
+# last: the modules call each other, and math_ops.py imports them all once its helpers exist.
+from .math_elementwise_ops import (  # noqa: E402
+    add, div_no_nan, exp, floordiv, is_finite, log, maximum, _one, subtract,
+)
+from .math_compare_ops import cast, equal, greater_equal, not_equal  # noqa: E402
