@@ -10,7 +10,7 @@ place and validate everything before they change anything.
 from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import convert_to_tensor
-from ..framework.graph import Tensor, get_default_graph
+from ..framework.graph import Tensor, get_default_graph, name_scope
 from ..framework.op_util import apply_op, merge_shapes, scalar_shape, shape_str
 from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
 
@@ -81,9 +81,14 @@ def _indices_of(indices, op_type):
     return indices
 
 
-def _update_op(op_type, ref, inputs, name, attrs):
-    with ref.graph.colocate_with(ref.op):
-        return apply_op(op_type, [ref] + inputs, [ref.dtype], name or op_type, attrs=attrs)
+def _update_op(op_type, ref, make_inputs, name, make_attrs):
+    """Builds update op `op_type` on `ref`. As TF's op-def library does, Python values are
+    converted inside the op's own name scope ("AssignAdd/value") and the op takes that scope's
+    name ("AssignAdd"), colocated with the variable."""
+    with ref.graph.as_default(), name_scope(name or op_type) as scope:
+        inputs = make_inputs()
+        with ref.graph.colocate_with(ref.op):
+            return apply_op(op_type, [ref] + inputs, [ref.dtype], scope, attrs=make_attrs(inputs))
 
 
 # -- assign ------------------------------------------------------------------------------------
@@ -111,26 +116,23 @@ def assign(ref, value, validate_shape=None, use_locking=None, name=None):
 
     validate_shape=False lets the variable take a value of another shape."""
     ref_t = _ref_of(ref, "Assign")
-    value = _value_of(value, ref_t, "Assign")
     validate_shape = True if validate_shape is None else bool(validate_shape)
     use_locking = True if use_locking is None else bool(use_locking)
-    return _update_op("Assign", ref_t, [value], name, {
+    return _update_op("Assign", ref_t, lambda: [_value_of(value, ref_t, "Assign")], name, lambda _: {
         "T": ref_t.dtype.base_dtype, "validate_shape": validate_shape, "use_locking": use_locking})
 
 
 def assign_add(ref, value, use_locking=None, name=None):
     """ref += value, in place; returns the reference."""
     ref_t = _ref_of(ref, "AssignAdd")
-    value = _value_of(value, ref_t, "AssignAdd")
-    return _update_op("AssignAdd", ref_t, [value], name, {
+    return _update_op("AssignAdd", ref_t, lambda: [_value_of(value, ref_t, "AssignAdd")], name, lambda _: {
         "T": ref_t.dtype.base_dtype, "use_locking": bool(use_locking)})
 
 
 def assign_sub(ref, value, use_locking=None, name=None):
     """ref -= value, in place; returns the reference."""
     ref_t = _ref_of(ref, "AssignSub")
-    value = _value_of(value, ref_t, "AssignSub")
-    return _update_op("AssignSub", ref_t, [value], name, {
+    return _update_op("AssignSub", ref_t, lambda: [_value_of(value, ref_t, "AssignSub")], name, lambda _: {
         "T": ref_t.dtype.base_dtype, "use_locking": bool(use_locking)})
 
 
@@ -174,12 +176,12 @@ for _t in ("ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub"):
 
 def _scatter(op_type, ref, indices, updates, use_locking, name):
     ref_t = _ref_of(ref, op_type)
-    indices = _indices_of(indices, op_type)
-    updates = _value_of(updates, ref_t, op_type, "updates")
     default_locking = _SCATTER.get(op_type, True)
-    return _update_op(op_type, ref_t, [indices, updates], name, {
-        "T": ref_t.dtype.base_dtype, "Tindices": indices.dtype.base_dtype,
-        "use_locking": default_locking if use_locking is None else bool(use_locking)})
+    return _update_op(op_type, ref_t,
+                      lambda: [_indices_of(indices, op_type), _value_of(updates, ref_t, op_type, "updates")],
+                      name, lambda inputs: {
+                          "T": ref_t.dtype.base_dtype, "Tindices": inputs[0].dtype.base_dtype,
+                          "use_locking": default_locking if use_locking is None else bool(use_locking)})
 
 
 def scatter_update(ref, indices, updates, use_locking=True, name=None):

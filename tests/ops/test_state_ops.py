@@ -201,3 +201,18 @@ def test_assign_output_chains():
     b = tf.assign_add(a, [1.0, 1.0])  # an update's output is the reference again
     np.testing.assert_array_equal(sess.run(b), [3.0, 4.0])
     sess.close()
+
+
+def test_update_ops_convert_values_inside_their_own_scope():
+    # Recorded from TensorFlow 2.21: Python values become "<Op>/value" etc., and later names
+    # (a summary called "value") are not shifted.
+    v = tf.Variable(1.0, name="v")
+    s = tf.Variable([1.0, 2.0], name="s")
+    tf.assign_add(v, 2.0)
+    tf.assign(v, 3.0)
+    v.assign_sub(1.0)
+    tf.scatter_update(s, [0], [9.0])
+    names = [o.name for o in tf.get_default_graph().get_operations()
+             if not o.name.startswith(("v/", "s/")) and o.name not in ("v", "s")]
+    assert names == ["AssignAdd/value", "AssignAdd", "Assign/value", "Assign", "AssignSub/value", "AssignSub",
+                     "ScatterUpdate/indices", "ScatterUpdate/updates", "ScatterUpdate"]
