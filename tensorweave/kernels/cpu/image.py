@@ -1,0 +1,150 @@
+"""CPU kernels for the resize ops and their gradients, in TF's arithmetic: a source coordinate
+per output row/column (legacy `out * scale`, or `(out + 0.5) * scale - 0.5` with half-pixel
+centers; scale = in / out, or (in - 1) / (out - 1) with align_corners), in float32 like TF, then
+a gather along height and width. The area resize and both gradients are separable, so they are
+two small matrix products (or scatter-adds) per image."""
+
+import numpy as np
+
+from ...framework import errors
+from ..registry import register_kernel
+
+
+def _invalid(msg):
+    return errors.InvalidArgumentError(None, None, msg)
+
+
+def _scale(n_in, n_out, align_corners):
+    if align_corners and n_out > 1:
+        return np.float32((n_in - 1) / np.float32(n_out - 1))
+    return np.float32(n_in / np.float32(n_out))
+
+
+def _check(images, size, name="input"):
+    images = np.asarray(images)
+    if images.ndim != 4:
+        raise _invalid(f"{name} must be 4-dimensional{images.shape}")
+    size = np.asarray(size).reshape(-1)
+    if size.shape != (2,):
+        raise _invalid(f"shape_t must be 1-dimensional {size.shape}")
+    h, w = int(size[0]), int(size[1])
+    if h <= 0 or w <= 0:
+        raise _invalid("output dimensions must be positive")
+    if images.shape[1] <= 0 or images.shape[2] <= 0:
+        raise _invalid("input image must be of non-zero size")
+    return images, h, w
+
+
+def _linear_weights(n_in, n_out, align_corners, half_pixel):
+    """(lower index, upper index, lerp) per output position, as TF computes them."""
+    scale = _scale(n_in, n_out, align_corners)
+    i = np.arange(n_out, dtype=np.float32)
+    x = (i + np.float32(0.5)) * scale - np.float32(0.5) if half_pixel else i * scale
+    fl = np.floor(x)
+    lo = np.maximum(fl.astype(np.int64), 0)
+    hi = np.minimum(np.ceil(x).astype(np.int64), n_in - 1)
+    return lo, hi, (x - fl).astype(np.float32)
+
+
+def _nearest_index(n_in, n_out, align_corners, half_pixel):
+    scale = _scale(n_in, n_out, align_corners)
+    i = np.arange(n_out, dtype=np.float32)
+    x = (i + np.float32(0.5)) * scale if half_pixel else i * scale
+    idx = np.floor(x + np.float32(0.5)) if align_corners else np.floor(x)  # roundf for x >= 0
+    idx = np.minimum(idx.astype(np.int64), n_in - 1)
+    return np.maximum(idx, 0)
+
+
+@register_kernel("ResizeBilinear")
+def _resize_bilinear(op, ctx):
+    align, half = op.get_attr("align_corners"), op.get_attr("half_pixel_centers")
+
+    def resize_bilinear(images, size):
+        images, h, w = _check(images, size)
+        x = images.astype(np.float32, copy=False)
+        y0, y1, dy = _linear_weights(x.shape[1], h, align, half)
+        x0, x1, dx = _linear_weights(x.shape[2], w, align, half)
+        dx = dx[None, None, :, None]
+        top, bottom = x[:, y0], x[:, y1]
+        top_left, top_right = top[:, :, x0], top[:, :, x1]
+        bottom_left, bottom_right = bottom[:, :, x0], bottom[:, :, x1]
+        t = top_left + (top_right - top_left) * dx
+        b = bottom_left + (bottom_right - bottom_left) * dx
+        return (t + (b - t) * dy[None, :, None, None]).astype(np.float32, copy=False)
+    return resize_bilinear
+
+
+def _interp_matrix(n_in, n_out, align, half):
+    """M [n_out, n_in] with out = M @ in along one axis (bilinear)."""
+    lo, hi, frac = _linear_weights(n_in, n_out, align, half)
+    m = np.zeros((n_out, n_in), np.float64)
+    np.add.at(m, (np.arange(n_out), lo), 1.0 - frac.astype(np.float64))
+    np.add.at(m, (np.arange(n_out), hi), frac.astype(np.float64))
+    return m
+
+
+@register_kernel("ResizeBilinearGrad")
+def _resize_bilinear_grad(op, ctx):
+    align, half = op.get_attr("align_corners"), op.get_attr("half_pixel_centers")
+
+    def resize_bilinear_grad(grads, original):
+        grads, original = np.asarray(grads), np.asarray(original)
+        my = _interp_matrix(original.shape[1], grads.shape[1], align, half)
+        mx = _interp_matrix(original.shape[2], grads.shape[2], align, half)
+        out = np.einsum("oh,bopc,pw->bhwc", my, grads.astype(np.float64), mx, optimize=True)
+        return out.astype(original.dtype)
+    return resize_bilinear_grad
+
+
+@register_kernel("ResizeNearestNeighbor")
+def _resize_nearest(op, ctx):
+    align, half = op.get_attr("align_corners"), op.get_attr("half_pixel_centers")
+
+    def resize_nearest(images, size):
+        images, h, w = _check(images, size)
+        yi = _nearest_index(images.shape[1], h, align, half)
+        xi = _nearest_index(images.shape[2], w, align, half)
+        return images[:, yi][:, :, xi]
+    return resize_nearest
+
+
+@register_kernel("ResizeNearestNeighborGrad")
+def _resize_nearest_grad(op, ctx):
+    align, half = op.get_attr("align_corners"), op.get_attr("half_pixel_centers")
+
+    def resize_nearest_grad(grads, size):
+        grads = np.asarray(grads)
+        size = np.asarray(size).reshape(-1)
+        h, w = int(size[0]), int(size[1])
+        yi = _nearest_index(h, grads.shape[1], align, half)
+        xi = _nearest_index(w, grads.shape[2], align, half)
+        out = np.zeros((grads.shape[0], h, w, grads.shape[3]), grads.dtype)
+        np.add.at(out, (slice(None), yi[:, None], xi[None, :]), grads)
+        return out
+    return resize_nearest_grad
+
+
+def _area_matrix(n_in, n_out, align):
+    """A [n_out, n_in]: the overlap of output cell o ([o * s, (o + 1) * s)) with input cell i,
+    divided by s (TF's ResizeArea, input indices clamped to the image)."""
+    s = float(_scale(n_in, n_out, align))
+    m = np.zeros((n_out, n_in), np.float64)
+    for o in range(n_out):
+        a, b = o * s, (o + 1) * s
+        for i in range(int(np.floor(a)), int(np.ceil(b))):
+            wgt = min(i + 1, b) - max(i, a)
+            m[o, min(i, n_in - 1)] += wgt / s
+    return m
+
+
+@register_kernel("ResizeArea")
+def _resize_area(op, ctx):
+    align = op.get_attr("align_corners")
+
+    def resize_area(images, size):
+        images, h, w = _check(images, size)
+        my = _area_matrix(images.shape[1], h, align)
+        mx = _area_matrix(images.shape[2], w, align)
+        out = np.einsum("oh,bhwc,pw->bopc", my, images.astype(np.float64), mx, optimize=True)
+        return out.astype(np.float32)
+    return resize_area

@@ -1,0 +1,533 @@
+"""Image ops (`tf.image`): resizing (bilinear, nearest neighbor, area — TF1's legacy pixel
+mapping by default, `half_pixel_centers` on request), flips, transposes and rotations, crops and
+pads, dtype conversion with TF's scaling, brightness/contrast, grayscale, and standardization.
+
+Images are [height, width, channels] or batches [batch, height, width, channels], like TF. The
+resize ops have their own kernels (and gradients for bilinear and nearest neighbor); the rest are
+built from array and math ops as TF builds them, so they are differentiable where those are.
+Decoding and encoding (PNG/JPEG/GIF), bicubic resizing, color-space conversions and bounding-box
+ops are not implemented.
+"""
+
+import numpy as np
+
+from ..framework import dtypes as _dtypes
+from ..framework import registry
+from ..framework.constant_op import constant_value, convert_to_tensor
+from ..framework.graph import Tensor, name_scope
+from ..framework.op_util import apply_op
+from ..framework.tensor_shape import TensorShape
+
+__all__ = ["ResizeMethod", "resize_images", "resize", "resize_bilinear", "resize_nearest_neighbor",
+           "resize_area", "flip_left_right", "flip_up_down", "transpose_image", "transpose", "rot90",
+           "random_flip_left_right", "random_flip_up_down", "central_crop", "crop_to_bounding_box",
+           "pad_to_bounding_box", "resize_image_with_crop_or_pad", "resize_with_crop_or_pad",
+           "per_image_standardization", "convert_image_dtype", "adjust_brightness", "adjust_contrast",
+           "rgb_to_grayscale", "grayscale_to_rgb", "random_crop"]
+
+
+def _array():
+    from . import array_ops
+    return array_ops
+
+
+def _math():
+    from . import math_ops
+    return math_ops
+
+
+class ResizeMethod:
+    """TF1's resize methods (compat.v1 values)."""
+    BILINEAR = 0
+    NEAREST_NEIGHBOR = 1
+    BICUBIC = 2
+    AREA = 3
+
+
+# -- resize ops ------------------------------------------------------------------------------
+
+def _resize_shape(op):
+    images, size = op._inputs[0]._shape, op._inputs[1]._shape
+    if images.ndims is not None and images.ndims != 4:
+        raise ValueError(f"Shape must be rank 4 but is rank {images.ndims}")
+    if size.ndims is not None and size.ndims != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {size.ndims}")
+    if size.ndims == 1 and size.dims[0].value not in (None, 2):
+        raise ValueError(f"Dimension must be 2 but is {size.dims[0].value}")
+    dims = images.as_list() if images.ndims is not None else [None] * 4
+    v = constant_value(op._inputs[1])
+    hw = [int(d) for d in np.asarray(v).reshape(-1)] if v is not None else [None, None]
+    return [TensorShape([dims[0], hw[0], hw[1], dims[3]])]
+
+
+def _grad_shape(op):
+    """ResizeBilinearGrad: the original image's shape; ResizeNearestNeighborGrad: grads with
+    the spatial size given by input 1."""
+    if op.type == "ResizeBilinearGrad":
+        return [op._inputs[1]._shape]
+    return _resize_shape(op)
+
+
+for _t in ("ResizeBilinear", "ResizeNearestNeighbor", "ResizeArea"):
+    registry.register_op(_t, shape_fn=_resize_shape)
+for _t in ("ResizeBilinearGrad", "ResizeNearestNeighborGrad"):
+    registry.register_op(_t, shape_fn=_grad_shape)
+    registry.no_gradient(_t)
+registry.no_gradient("ResizeArea")
+
+
+@registry.register_gradient("ResizeBilinear")
+def _resize_bilinear_grad(op, grad):
+    x = op.inputs[0]
+    if not x.dtype.base_dtype.is_floating:
+        return [None, None]
+    g = apply_op("ResizeBilinearGrad", [grad, x], [x.dtype.base_dtype], "ResizeBilinearGrad",
+                 attrs={"T": x.dtype.base_dtype, "align_corners": op.get_attr("align_corners"),
+                        "half_pixel_centers": op.get_attr("half_pixel_centers")})
+    return [g, None]
+
+
+@registry.register_gradient("ResizeNearestNeighbor")
+def _resize_nearest_grad(op, grad):
+    x = op.inputs[0]
+    shape = x.shape
+    if shape.ndims == 4 and shape.dims[1].value is not None and shape.dims[2].value is not None:
+        size = convert_to_tensor(np.array(shape.as_list()[1:3], np.int32))
+    else:
+        size = _array().shape(x)[1:3]
+    g = apply_op("ResizeNearestNeighborGrad", [grad, size], [grad.dtype.base_dtype],
+                 "ResizeNearestNeighborGrad",
+                 attrs={"T": grad.dtype.base_dtype, "align_corners": op.get_attr("align_corners"),
+                        "half_pixel_centers": op.get_attr("half_pixel_centers")})
+    return [g, None]
+
+
+def _size_tensor(size):
+    size = convert_to_tensor(size, name="size", dtype=None if isinstance(size, Tensor) else _dtypes.int32)
+    if size.dtype.base_dtype != _dtypes.int32:
+        raise TypeError(f"Value passed to parameter 'size' has DataType {size.dtype.base_dtype.name} not in "
+                        f"list of allowed values: int32")
+    return size
+
+
+def _resize_op(op_type, images, size, align_corners, half_pixel_centers, name):
+    images = convert_to_tensor(images, name="images")
+    size = _size_tensor(size)
+    t = images.dtype.base_dtype
+    out = t if op_type == "ResizeNearestNeighbor" else _dtypes.float32
+    attrs = {"T": t, "align_corners": bool(align_corners)}
+    if op_type != "ResizeArea":
+        attrs["half_pixel_centers"] = bool(half_pixel_centers)
+        if align_corners and half_pixel_centers:
+            raise ValueError("If half_pixel_centers is True, align_corners must be False.")
+    return apply_op(op_type, [images, size], [out], name or op_type, attrs=attrs)
+
+
+def resize_bilinear(images, size, align_corners=False, name=None, half_pixel_centers=False):
+    """Bilinear resize of 4-D `images` to `size` = [new_height, new_width]; float32 output."""
+    return _resize_op("ResizeBilinear", images, size, align_corners, half_pixel_centers, name)
+
+
+def resize_nearest_neighbor(images, size, align_corners=False, name=None, half_pixel_centers=False):
+    """Nearest-neighbor resize of 4-D `images` to `size`; keeps the dtype."""
+    return _resize_op("ResizeNearestNeighbor", images, size, align_corners, half_pixel_centers, name)
+
+
+def resize_area(images, size, align_corners=False, name=None):
+    """Area (box-average) resize of 4-D `images` to `size`; float32 output."""
+    return _resize_op("ResizeArea", images, size, align_corners, False, name)
+
+
+_METHODS = {ResizeMethod.BILINEAR: "ResizeBilinear", ResizeMethod.NEAREST_NEIGHBOR: "ResizeNearestNeighbor",
+            ResizeMethod.AREA: "ResizeArea", "bilinear": "ResizeBilinear", "nearest": "ResizeNearestNeighbor",
+            "area": "ResizeArea"}
+
+
+def resize_images(images, size, method=ResizeMethod.BILINEAR, align_corners=False,
+                  preserve_aspect_ratio=False, name=None):
+    """TF1's `tf.image.resize_images` / `tf.image.resize`: 3-D or 4-D `images` to `size` by
+    `method` (BILINEAR, NEAREST_NEIGHBOR, AREA; BICUBIC is not supported). Bilinear and area give
+    float32, nearest neighbor keeps the dtype; resizing to the same static size returns `images`."""
+    with name_scope(name, "resize", [images, size]):
+        images = convert_to_tensor(images, name="images")
+        if images.shape.ndims is None:
+            raise ValueError("'images' contains no shape.")
+        is_batch = images.shape.ndims == 4
+        if images.shape.ndims == 3:
+            images = _array().expand_dims(images, 0)
+        elif images.shape.ndims != 4:
+            raise ValueError("'images' must have either 3 or 4 dimensions.")
+        _, height, width, _ = images.shape.as_list()
+        if method not in _METHODS:
+            if method in (ResizeMethod.BICUBIC, "bicubic"):
+                raise NotImplementedError("tf.image.resize_images(method=BICUBIC) is not supported by "
+                                          "tensorweave yet; use BILINEAR, NEAREST_NEIGHBOR or AREA.")
+            raise ValueError("Resize method is not implemented: {}".format(method))
+        size_v = constant_value(size) if isinstance(size, Tensor) else np.asarray(size)
+        if size_v is not None and np.asarray(size_v).shape != (2,):
+            raise ValueError("'size' must be a 1-D Tensor of 2 elements: new_height, new_width")
+        if preserve_aspect_ratio:
+            if size_v is None or height is None or width is None:
+                raise NotImplementedError("preserve_aspect_ratio needs static image and target sizes here")
+            scale = min(float(size_v[0]) / height, float(size_v[1]) / width)
+            size_v = np.array([int(round(height * scale)), int(round(width * scale))], np.int32)
+            size = size_v
+        if size_v is not None and [int(size_v[0]), int(size_v[1])] == [height, width]:
+            return images if is_batch else _array().squeeze(images, axis=[0])
+        out = _resize_op(_METHODS[method], images, size, align_corners, False, None)
+        return out if is_batch else _array().squeeze(out, axis=[0])
+
+
+resize = resize_images
+
+
+# -- flips, transposes, rotations ------------------------------------------------------------
+
+def _image(image, name="image"):
+    image = convert_to_tensor(image, name=name)
+    nd = image.shape.ndims
+    if nd is not None and nd < 3:
+        raise ValueError(f"'{name}' (shape {image.shape}) must be at least three-dimensional.")
+    return image
+
+
+def _flip(image, axis, scope):
+    with name_scope(None, scope, [image]):
+        image = _image(image)
+        nd = image.shape.ndims
+        if nd == 3:
+            return _array().reverse(image, [axis])
+        if nd == 4:
+            return _array().reverse(image, [axis + 1])
+        raise ValueError("'image' must have either 3 or 4 dimensions.")
+
+
+def flip_left_right(image):
+    """Reverses the width axis of one image or a batch."""
+    return _flip(image, 1, "flip_left_right")
+
+
+def flip_up_down(image):
+    """Reverses the height axis of one image or a batch."""
+    return _flip(image, 0, "flip_up_down")
+
+
+def _random_flip(image, axis, seed, scope):
+    from . import control_flow_ops, random_ops
+    array_ops, math_ops = _array(), _math()
+    with name_scope(None, scope, [image]) as sc:
+        image = _image(image)
+        nd = image.shape.ndims
+        if nd == 3:
+            uniform = random_ops.random_uniform([], 0, 1.0, seed=seed)
+            mirror = math_ops.less(uniform, 0.5)
+            return control_flow_ops.cond(mirror, lambda: array_ops.reverse(image, [axis]),
+                                         lambda: image, name=sc)
+        if nd == 4:
+            batch = array_ops.shape(image)[0]
+            uniform = random_ops.random_uniform(array_ops.stack([batch, 1, 1, 1]), 0, 1.0, seed=seed)
+            flips = math_ops.cast(math_ops.round(uniform), image.dtype)
+            flipped = array_ops.reverse(image, [axis + 1])
+            return flips * flipped + (1 - flips) * image
+        raise ValueError("'image' must have either 3 or 4 dimensions.")
+
+
+def random_flip_left_right(image, seed=None):
+    """Flips one image (probability 1/2), or each image of a batch independently, left to right."""
+    return _random_flip(image, 1, seed, "random_flip_left_right")
+
+
+def random_flip_up_down(image, seed=None):
+    """Flips one image (probability 1/2), or each image of a batch independently, upside down."""
+    return _random_flip(image, 0, seed, "random_flip_up_down")
+
+
+def transpose_image(image, name=None):
+    """Swaps height and width."""
+    with name_scope(name, "transpose", [image]):
+        image = _image(image)
+        nd = image.shape.ndims
+        if nd == 3:
+            return _array().transpose(image, [1, 0, 2], name="transpose")
+        if nd == 4:
+            return _array().transpose(image, [0, 2, 1, 3], name="transpose")
+        raise ValueError("'image' must have either 3 or 4 dimensions.")
+
+
+transpose = transpose_image
+
+
+def rot90(image, k=1, name=None):
+    """Rotates by k * 90 degrees counter-clockwise. `k` must be known while building (TF also
+    accepts a tensor `k`; that is not supported here)."""
+    with name_scope(name, "rot90", [image, k]):
+        image = _image(image)
+        kv = constant_value(k) if isinstance(k, Tensor) else k
+        if kv is None:
+            raise NotImplementedError("tf.image.rot90 with a k only known at run time is not supported; "
+                                      "pass a Python int or constant")
+        kv = int(kv) % 4
+        nd = image.shape.ndims
+        if nd not in (3, 4):
+            raise ValueError("'image' must have either 3 or 4 dimensions.")
+        h, w = (0, 1) if nd == 3 else (1, 2)
+        perm = list(range(nd))
+        perm[h], perm[w] = w, h
+        array_ops = _array()
+        if kv == 0:
+            return array_ops.identity(image)
+        if kv == 1:
+            return array_ops.reverse(array_ops.transpose(image, perm), [h])
+        if kv == 2:
+            return array_ops.reverse(image, [h, w])
+        return array_ops.transpose(array_ops.reverse(image, [h]), perm)
+
+
+# -- crops and pads --------------------------------------------------------------------------
+
+def _static(v):
+    if isinstance(v, Tensor):
+        c = constant_value(v)
+        return None if c is None else int(c)
+    return int(v)
+
+
+def _dims4(image):
+    """(image as 4-D, was it a batch, [batch, height, width, depth] static dims)."""
+    nd = image.shape.ndims
+    if nd == 3:
+        image4 = _array().expand_dims(image, 0)
+    elif nd == 4:
+        image4 = image
+    else:
+        raise ValueError("'image' must have either 3 or 4 dimensions.")
+    return image4, nd == 4, image4.shape.as_list()
+
+
+def _dynamic_dims(image4, dims):
+    shape = None
+    out = []
+    for i, d in enumerate(dims):
+        if d is None:
+            shape = shape if shape is not None else _array().shape(image4)
+            d = shape[i]
+        out.append(d)
+    return out
+
+
+def crop_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
+    """image[offset_height:offset_height + target_height, offset_width:offset_width + target_width]."""
+    array_ops = _array()
+    with name_scope(None, "crop_to_bounding_box", [image]):
+        image = _image(image)
+        image4, is_batch, dims = _dims4(image)
+        _, height, width, _ = dims
+        oh, ow, th, tw = (_static(v) for v in (offset_height, offset_width, target_height, target_width))
+        for v, msg in ((ow, "offset_width must be >= 0."), (oh, "offset_height must be >= 0."),
+                       (tw, "target_width must be > 0."), (th, "target_height must be > 0.")):
+            if v is not None and (v < 0 if "offset" in msg else v <= 0):
+                raise ValueError(msg)
+        if None not in (width, tw, ow) and width < tw + ow:
+            raise ValueError("width must be >= target + offset.")
+        if None not in (height, th, oh) and height < th + oh:
+            raise ValueError("height must be >= target + offset.")
+        begin = array_ops.stack([0, offset_height, offset_width, 0]) if \
+            any(isinstance(v, Tensor) for v in (offset_height, offset_width)) else [0, oh, ow, 0]
+        size = array_ops.stack([-1, target_height, target_width, -1]) if \
+            any(isinstance(v, Tensor) for v in (target_height, target_width)) else [-1, th, tw, -1]
+        cropped = array_ops.slice(image4, begin, size)
+        return cropped if is_batch else array_ops.squeeze(cropped, axis=[0])
+
+
+def pad_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
+    """Zero-pads to [target_height, target_width] with the image's top-left corner at
+    (offset_height, offset_width)."""
+    array_ops = _array()
+    with name_scope(None, "pad_to_bounding_box", [image]):
+        image = _image(image)
+        image4, is_batch, dims = _dims4(image)
+        _, height, width, _ = dims
+        oh, ow, th, tw = (_static(v) for v in (offset_height, offset_width, target_height, target_width))
+        if None in (height, width, oh, ow, th, tw):
+            raise NotImplementedError("pad_to_bounding_box needs static image sizes, offsets and targets here")
+        after_w, after_h = tw - ow - width, th - oh - height
+        if oh < 0:
+            raise ValueError("offset_height must be >= 0")
+        if ow < 0:
+            raise ValueError("offset_width must be >= 0")
+        if after_w < 0:
+            raise ValueError("width must be <= target - offset")
+        if after_h < 0:
+            raise ValueError("height must be <= target - offset")
+        padded = array_ops.pad(image4, [[0, 0], [oh, after_h], [ow, after_w], [0, 0]])
+        return padded if is_batch else array_ops.squeeze(padded, axis=[0])
+
+
+def resize_image_with_crop_or_pad(image, target_height, target_width):
+    """Center-crops and/or zero-pads to [target_height, target_width] (TF's offsets: the extra
+    row/column of an odd difference goes to the bottom/right)."""
+    with name_scope(None, "resize_image_with_crop_or_pad", [image]):
+        image = _image(image)
+        image4, is_batch, dims = _dims4(image)
+        _, height, width, _ = dims
+        th, tw = _static(target_height), _static(target_width)
+        if None in (height, width, th, tw):
+            raise NotImplementedError("resize_image_with_crop_or_pad needs static sizes here")
+        if tw <= 0:
+            raise ValueError("target_width must be > 0.")
+        if th <= 0:
+            raise ValueError("target_height must be > 0.")
+        crop_w, pad_w = max((width - tw) // 2, 0), max((tw - width) // 2, 0)
+        crop_h, pad_h = max((height - th) // 2, 0), max((th - height) // 2, 0)
+        cropped = crop_to_bounding_box(image4, crop_h, crop_w, min(th, height), min(tw, width))
+        out = pad_to_bounding_box(cropped, pad_h, pad_w, th, tw)
+        return out if is_batch else _array().squeeze(out, axis=[0])
+
+
+resize_with_crop_or_pad = resize_image_with_crop_or_pad
+
+
+def central_crop(image, central_fraction):
+    """The central `central_fraction` (in (0, 1]) of the height and width (TF's rounding)."""
+    with name_scope(None, "central_crop", [image]):
+        image = _image(image)
+        if central_fraction <= 0.0 or central_fraction > 1.0:
+            raise ValueError("central_fraction must be within (0, 1]")
+        if central_fraction == 1.0:
+            return image
+        image4, is_batch, dims = _dims4(image)
+        _, h, w, _ = dims
+        if h is None or w is None:
+            raise NotImplementedError("central_crop needs a static height and width here")
+        start_h = int((h - h * central_fraction) / 2)
+        start_w = int((w - w * central_fraction) / 2)
+        size_h, size_w = h - start_h * 2, w - start_w * 2
+        if is_batch:
+            return _array().slice(image, [0, start_h, start_w, 0], [-1, size_h, size_w, -1])
+        return _array().slice(image, [start_h, start_w, 0], [size_h, size_w, -1])
+
+
+def random_crop(value, size, seed=None, name=None):
+    """`tf.image.random_crop` (the same function as `tf.random_crop`)."""
+    from . import random_ops
+    return random_ops.random_crop(value, size, seed=seed, name=name)
+
+
+# -- dtypes, brightness, contrast, color -----------------------------------------------------
+
+def convert_image_dtype(image, dtype, saturate=False, name=None):
+    """Converts between image dtypes with TF's scaling: floats are in [0, 1], integers in
+    [0, MAX]; int -> int shifts by the bit-width difference, int -> float multiplies by 1/MAX,
+    float -> int multiplies by MAX + 0.5 and truncates (clipping first when `saturate`)."""
+    array_ops, math_ops = _array(), _math()
+    image = convert_to_tensor(image, name="image")
+    dtype = _dtypes.as_dtype(dtype).base_dtype
+    src = image.dtype.base_dtype
+    if not dtype.is_floating and not dtype.is_integer:
+        raise AttributeError("dtype must be either floating point or integer")
+    if src == dtype:
+        return array_ops.identity(image, name=name)
+    with name_scope(name, "convert_image", [image]) as scope:
+        if src.is_integer and dtype.is_integer:
+            scale_in, scale_out = src.max, dtype.max
+            if scale_in > scale_out:
+                scale = (scale_in + 1) // (scale_out + 1)
+                scaled = math_ops.floordiv(image, scale)
+                if saturate:
+                    return math_ops.saturate_cast(scaled, dtype, name=scope)
+                return math_ops.cast(scaled, dtype, name=scope)
+            if saturate:
+                cast = math_ops.saturate_cast(image, dtype)
+            else:
+                cast = math_ops.cast(image, dtype)
+            scale = (scale_out + 1) // (scale_in + 1)
+            return math_ops.multiply(cast, scale, name=scope)
+        if src.is_floating and dtype.is_floating:
+            return math_ops.cast(image, dtype, name=scope)
+        if src.is_integer:
+            cast = math_ops.cast(image, dtype)
+            scale = 1.0 / src.max
+            return math_ops.multiply(cast, scale, name=scope)
+        scale = dtype.max + 0.5
+        scaled = math_ops.multiply(image, scale)
+        if saturate:
+            return math_ops.saturate_cast(scaled, dtype, name=scope)
+        return math_ops.cast(scaled, dtype, name=scope)
+
+
+def _to_float(image):
+    if image.dtype.base_dtype in (_dtypes.float16, _dtypes.float32):
+        return image
+    return convert_image_dtype(image, _dtypes.float32)
+
+
+def adjust_brightness(image, delta):
+    """image + delta, computed in floating point on the [0, 1] scale and converted back
+    (saturating) to the image's dtype."""
+    with name_scope(None, "adjust_brightness", [image, delta]) as name:
+        image = convert_to_tensor(image, name="image")
+        orig = image.dtype.base_dtype
+        flt = _to_float(image)
+        adjusted = _math().add(flt, _math().cast(delta, flt.dtype), name=name)
+        return convert_image_dtype(adjusted, orig, saturate=True)
+
+
+def adjust_contrast(images, contrast_factor):
+    """(x - mean) * contrast_factor + mean, the mean taken per image and channel over height and
+    width, in floating point, converted back (saturating) to the images' dtype. (TF runs this as
+    one AdjustContrastv2 op; here it is built from differentiable math ops.)"""
+    math_ops = _math()
+    with name_scope(None, "adjust_contrast", [images, contrast_factor]):
+        images = convert_to_tensor(images, name="images")
+        orig = images.dtype.base_dtype
+        flt = _to_float(images)
+        if flt.shape.ndims is not None and flt.shape.ndims < 3:
+            raise ValueError(f"Shape must be at least rank 3 but is rank {flt.shape.ndims}")
+        mean = math_ops.reduce_mean(flt, axis=[-3, -2], keepdims=True)
+        factor = math_ops.cast(contrast_factor, flt.dtype)
+        adjusted = (flt - mean) * factor + mean
+        return convert_image_dtype(adjusted, orig, saturate=True)
+
+
+def per_image_standardization(image):
+    """(x - mean) / max(stddev, 1 / sqrt(N)) per image, N its number of elements; float32."""
+    array_ops, math_ops = _array(), _math()
+    with name_scope(None, "per_image_standardization", [image]) as scope:
+        image = _image(image)
+        image = math_ops.cast(image, _dtypes.float32)
+        num_pixels = math_ops.reduce_prod(array_ops.shape(image)[-3:])
+        mean = math_ops.reduce_mean(image, axis=[-1, -2, -3], keepdims=True)
+        var = math_ops.reduce_mean(math_ops.square(image - mean), axis=[-1, -2, -3], keepdims=True)
+        stddev = math_ops.sqrt(var)
+        min_stddev = math_ops.rsqrt(math_ops.cast(num_pixels, _dtypes.float32))
+        adjusted = math_ops.maximum(stddev, min_stddev)
+        image = image - mean
+        return math_ops.divide(image, adjusted, name=scope)
+
+
+def rgb_to_grayscale(images, name=None):
+    """0.2989 R + 0.5870 G + 0.1140 B (TF's weights), keeping a last axis of size 1 and the dtype."""
+    math_ops = _math()
+    with name_scope(name, "rgb_to_grayscale", [images]) as scope:
+        images = convert_to_tensor(images, name="images")
+        orig = images.dtype.base_dtype
+        flt = convert_image_dtype(images, _dtypes.float32)
+        weights = convert_to_tensor(np.array([0.2989, 0.5870, 0.1140], np.float32))
+        gray = math_ops.reduce_sum(flt * weights, axis=-1, keepdims=True)
+        return convert_image_dtype(gray, orig, name=scope)
+
+
+def grayscale_to_rgb(images, name=None):
+    """Repeats the single channel three times."""
+    array_ops = _array()
+    with name_scope(name, "grayscale_to_rgb", [images]) as scope:
+        images = convert_to_tensor(images, name="images")
+        shape = images.shape
+        if shape.ndims is not None and (shape.ndims < 2 or shape.dims[-1].value not in (None, 1)):
+            raise ValueError(f"Dimension must be 1 but is {shape.dims[-1].value}" if shape.ndims and
+                             shape.ndims >= 2 else "Shape must be at least rank 2")
+        if shape.ndims is None:
+            raise ValueError("grayscale_to_rgb needs images of known rank")
+        multiples = [1] * (shape.ndims - 1) + [3]
+        return array_ops.tile(images, multiples, name=scope)
+
