@@ -1,4 +1,4 @@
-"""Checkpoint I/O ops: SaveV2, RestoreV2, ShardedFilename, MergeV2Checkpoints (string_join delegates to string_ops).
+"""Checkpoint I/O ops: SaveV2, RestoreV2, ShardedFilename, MergeV2Checkpoints (StringJoin: string_ops).
 
 They run where the variables live: the Saver puts one SaveV2/RestoreV2 per device when
 `sharded=True` (each parameter-server task writes its own data shard), and a MergeV2Checkpoints

@@ -244,3 +244,13 @@ def test_brightness_contrast_gray_standardization():
     err = gradient_error(lambda x: tf.image.per_image_standardization(tf.image.adjust_contrast(x, 1.5)),
                          [np.random.RandomState(0).rand(3, 2, 2)], delta=1e-2)
     assert err < 2e-3, err
+
+
+def test_graph_def_round_trip_resize():
+    g = tf.Graph()
+    with g.as_default():
+        t = tf.image.resize_images(IMG.astype(np.uint8), [5, 3])
+    with tf.Graph().as_default() as g2:
+        (u,) = tf.import_graph_def(g.as_graph_def(), return_elements=[t.name], name="")
+        assert u.dtype == tf.float32
+        assert run(u).shape == (1, 5, 3, 1)

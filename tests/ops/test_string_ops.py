@@ -221,3 +221,21 @@ def test_string_format_and_not_differentiable():
     assert run(t) == b"x=1 y=[1.5 2]"
     x = tf.constant([1.0])
     assert tf.gradients(tf.string_to_number(tf.as_string(x)), x) == [None]
+
+
+def test_graph_def_round_trip_keeps_output_dtypes():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.constant([1.5, 2.0])
+        s = tf.as_string(x, precision=1)
+        outs = [tf.strings.length(s), tf.string_to_hash_bucket_fast(s, 7), tf.strings.regex_full_match(s, "1.*"),
+                tf.substr(s, 0, 1)]
+        sp = tf.string_split(s, delimiter=".")
+    with tf.Graph().as_default() as g2:
+        names = [t.name for t in outs] + [sp.indices.name, sp.values.name]
+        got = tf.import_graph_def(g.as_graph_def(), return_elements=names, name="")
+        assert [t.dtype for t in got] == [tf.int32, tf.int64, tf.bool, tf.string, tf.int64, tf.string]
+        with tf.Session(graph=g2) as sess:
+            vals = sess.run(got)
+    assert vals[0].tolist() == [3, 3] and vals[2].tolist() == [True, False]
+    assert list(vals[5]) == [b"1", b"5", b"2", b"0"]

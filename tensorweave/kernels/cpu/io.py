@@ -1,5 +1,6 @@
 """CPU kernels for checkpoint I/O: SaveV2 writes a one-shard bundle, RestoreV2 reads and verifies
-tensors, MergeV2Checkpoints merges per-device bundles, ShardedFilename builds names (StringJoin lives with the string kernels).
+tensors, MergeV2Checkpoints merges per-device bundles, ShardedFilename builds names
+(StringJoin is a string kernel).
 
 The file format lives in train/checkpoint_format.py (imported when a plan is compiled)."""
 
