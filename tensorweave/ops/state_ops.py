@@ -85,9 +85,12 @@ def _update_op(op_type, ref, make_inputs, name, make_attrs):
     """Builds update op `op_type` on `ref`. As TF's op-def library does, Python values are
     converted inside the op's own name scope ("AssignAdd/value") and the op takes that scope's
     name ("AssignAdd"), colocated with the variable."""
-    with ref.graph.as_default(), name_scope(name or op_type) as scope:
+    g = get_default_graph()
+    if not g._building_function:  # (inside a cond branch or loop body the op goes into it)
+        g = ref.graph
+    with g.as_default(), g.name_scope(name or op_type) as scope:
         inputs = make_inputs()
-        with ref.graph.colocate_with(ref.op):
+        with g.colocate_with(ref.op):
             return apply_op(op_type, [ref] + inputs, [ref.dtype], scope, attrs=make_attrs(inputs))
 
 
