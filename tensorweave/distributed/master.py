@@ -107,6 +107,13 @@ class StepPlan:
         budget = timeout if timeout is not None else rpc.DEFAULT_TIMEOUT_S
         deadline = time.monotonic() + budget
         step_id = random.getrandbits(62) + 1
+        session._running[step_id] = self
+        try:
+            return self._run(step_id, feed_values, budget, deadline)
+        finally:
+            session._running.pop(step_id, None)
+
+    def _run(self, step_id, feed_values, budget, deadline):
         results = [None] * self._n_fetch
         for i, j in self._fed_fetch:
             results[i] = feed_values[j]
@@ -168,16 +175,21 @@ class StepPlan:
         self._aborted_step = step_id
         code = error.error_code if isinstance(error, errors.OpError) else errors.INTERNAL
         msg = error.message if isinstance(error, errors.OpError) else str(error)
+        sent = []  # (grpc cancels a call whose future is garbage-collected: keep them, then wait)
         for call in self._calls:
             if call.local is not None:
                 call.local.abort_step(step_id, error)
             else:
                 try:
-                    call.stub.future("AbortStep", worker_pb2.AbortStepRequest(step_id=step_id, code=code,
-                                                                              message=msg),
-                                     worker_pb2.AbortStepResponse, 2.0)
+                    sent.append(call.stub.future("AbortStep", worker_pb2.AbortStepRequest(
+                        step_id=step_id, code=code, message=msg), worker_pb2.AbortStepResponse, 2.0))
                 except Exception:  # noqa: BLE001 - the task may be gone
                     pass
+        for fut in sent:
+            try:
+                fut.result(timeout=2.0)
+            except Exception:  # noqa: BLE001 - best effort: the task may be gone
+                pass
 
 
 class MasterSession:
@@ -192,6 +204,7 @@ class MasterSession:
         self.handle = f"{master.worker.task}/session/{next(self._ids)}/{random.getrandbits(32):08x}"
         self._registered = []
         self._plans = {}
+        self._running = {}  # step id -> StepPlan, for the steps in flight (aborted on close)
         self._lock = threading.Lock()
 
     def compile(self, fetches, feeds, trace=False):
@@ -229,6 +242,9 @@ class MasterSession:
         self.close()
 
     def close(self):
+        # Steps still running (e.g. a queue runner blocked on the ps) end with CancelledError.
+        for step_id, plan in list(self._running.items()):
+            plan._abort(step_id, errors.CancelledError(None, None, "Session was closed"))
         by_task = {}
         for task, handle in self._registered:
             by_task.setdefault(task, []).append(handle)

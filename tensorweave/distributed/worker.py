@@ -198,6 +198,7 @@ class Worker:
         self.resources = ResourceManager()
         self.rendezvous = Rendezvous()
         self._graphs = {}
+        self._running = {}  # step id -> its WorkerSteps running here (cancelled by abort_step)
         self._handles = itertools.count(1)
         self._lock = threading.Lock()
         self._stubs = {}
@@ -236,14 +237,28 @@ class Worker:
             raise errors.AbortedError(None, None, f"Graph handle {handle} is not registered on {self.task} "
                                                   "(the task restarted?)")
         step = WorkerStep(step_id, time.monotonic() + (timeout_s or rpc.DEFAULT_TIMEOUT_S))
+        with self._lock:
+            self._running.setdefault(step_id, []).append(step)
         try:
             with np.errstate(all="ignore"):
                 return reg.plan.run(step, feed_values)
         except Exception as e:
             self.rendezvous.abort(step_id, e)
             raise
+        finally:
+            with self._lock:
+                steps = self._running.get(step_id)
+                if steps is not None:
+                    steps.remove(step)
+                    if not steps:
+                        del self._running[step_id]
 
     def abort_step(self, step_id, error):
+        """Aborts a step: its receives fail, and its blocked kernels (a dequeue, a take_grad)
+        wake with CancelledError."""
+        with self._lock:
+            for step in self._running.get(step_id, ()):
+                step.cancelled = error
         self.rendezvous.abort(step_id, error)
 
     def fetch_remote(self, src_task, key, step):

@@ -152,6 +152,11 @@ def make_ndarray(tensor):
 
 # -- attributes -------------------------------------------------------------------------------
 
+def _is_dims_tuple(x):
+    return isinstance(x, tuple) and all(d is None or isinstance(d, (int, np.integer)) and not isinstance(d, bool)
+                                        for d in x)
+
+
 def attr_to_proto(value):
     """An AttrValue for a Python attribute value of one of our ops."""
     from ..protos.attr_value_pb2 import AttrValue
@@ -186,8 +191,9 @@ def attr_to_proto(value):
             lv.f.extend(float(x) for x in items)
         elif all(isinstance(x, (str, bytes)) for x in items):
             lv.s.extend(x.encode() if isinstance(x, str) else x for x in items)
-        elif all(isinstance(x, TensorShape) or x is None for x in items):
-            lv.shape.extend(shape_to_proto(unknown_shape() if x is None else x) for x in items)
+        elif all(isinstance(x, TensorShape) or x is None or _is_dims_tuple(x) for x in items):
+            # (queues keep their component shapes as tuples of ints)
+            lv.shape.extend(shape_to_proto(unknown_shape() if x is None else TensorShape(x)) for x in items)
         elif all(isinstance(x, np.ndarray) for x in items):
             lv.tensor.extend(make_tensor_proto(x, dtype=_dtypes.as_dtype(x.dtype)) for x in items)
         else:

@@ -39,14 +39,17 @@ class KernelContext:
 
 
 class StepContext:
-    """Per-step information for kernels registered with `needs_step` (step id, run options)."""
+    """Per-step information for kernels registered with `needs_step` (step id, run options).
+    `cancelled` becomes the error to raise when the step is aborted (e.g. its session closed);
+    blocking kernels check it whenever they wake."""
 
-    __slots__ = ("step_id", "options", "run_metadata")
+    __slots__ = ("step_id", "options", "run_metadata", "cancelled")
 
     def __init__(self, step_id, options=None, run_metadata=None):
         self.step_id = step_id
         self.options = options
         self.run_metadata = run_metadata
+        self.cancelled = None
 
 
 def _prune(fetch_ops, fed):

@@ -89,6 +89,35 @@ def test_control_flow_runs_on_the_ps(cluster):
         assert sess.run(out, {x: -1.0}) == 40.0
 
 
+def test_closing_a_session_cancels_its_blocked_step(cluster):
+    # A step blocked on the ps (a dequeue with nothing to dequeue, like a sync-replicas queue
+    # runner waiting for gradients) ends with CancelledError when its session closes.
+    import threading
+    spec, server, _ = cluster
+    with tf.device("/job:ps/task:0"):
+        q = tf.FIFOQueue(1, tf.float32, shapes=[], shared_name="cancel_test_queue")
+        deq = q.dequeue()
+    sess = tf.Session(server.target)
+    caught = []
+
+    def run():
+        try:
+            sess.run(deq)
+        except Exception as e:  # noqa: BLE001 - asserted below
+            caught.append(e)
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    time.sleep(1.0)  # now blocked in the ps's dequeue
+    assert t.is_alive(), caught
+    started = time.monotonic()
+    sess.close()
+    t.join(15)
+    assert not t.is_alive(), "the blocked step was not cancelled"
+    assert time.monotonic() - started < 10
+    assert isinstance(caught[0], tf.errors.CancelledError), caught
+
+
 def test_large_tensors_cross_the_wire_intact(cluster):
     spec, server, _ = cluster
     n = 3_000_000  # 12 MB of float32: several chunks each way

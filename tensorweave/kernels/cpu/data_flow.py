@@ -14,6 +14,7 @@ many elements takes them as they arrive, so `dequeue_many(n)` works with `n` abo
 import collections
 import heapq
 import itertools
+import math
 import threading
 import time
 
@@ -38,10 +39,32 @@ def _timeout_ms(ctx, step):
     return ms if ms and ms > 0 else 0
 
 
+class _StepDeadline(float):
+    """A deadline (monotonic seconds; inf: none) that also carries its step, so a wait can see
+    the step being cancelled (a distributed step aborted when its session closes)."""
+
+    __slots__ = ("step",)
+
+    def __new__(cls, value, step):
+        d = super().__new__(cls, value)
+        d.step = step
+        return d
+
+
 def deadline_of(ctx, step):
     """The monotonic time at which a blocking op gives up (None: wait until woken)."""
     ms = _timeout_ms(ctx, step)
-    return time.monotonic() + ms / 1000.0 if ms else None
+    t = time.monotonic() + ms / 1000.0 if ms else None
+    if step is None:
+        return t
+    return _StepDeadline(math.inf if t is None else t, step)
+
+
+def _check_step(deadline, what):
+    step = getattr(deadline, "step", None)
+    error = getattr(step, "cancelled", None)
+    if error is not None:
+        raise errors.CancelledError(None, None, f"{what} operation was cancelled: {error}")
 
 
 class Waitable:
@@ -61,6 +84,7 @@ class Waitable:
         """Waits once (lock held). Raises on cancellation or when the deadline has passed."""
         if self._cancelled:
             raise errors.CancelledError(None, None, f"{what} operation was cancelled")
+        _check_step(deadline, what)
         if deadline is None:
             self._cv.wait(1.0)
         else:
@@ -70,6 +94,7 @@ class Waitable:
             self._cv.wait(min(remaining, 1.0))
         if self._cancelled:
             raise errors.CancelledError(None, None, f"{what} operation was cancelled")
+        _check_step(deadline, what)
 
 
 # -- queues ------------------------------------------------------------------------------------
@@ -326,7 +351,8 @@ def _queue_factory(make):
     def factory(op, ctx):
         dtypes = op.get_attr("component_types")
         shapes = op.get_attr("shapes")
-        shapes = [tuple(s) for s in shapes] if shapes else None
+        # (tuples of ints; a graph imported from a GraphDef gives TensorShapes)
+        shapes = [tuple(getattr(d, "value", d) for d in s) for s in shapes] if shapes else None
         capacity = op.get_attr("capacity")
         name = op.get_attr("shared_name") or op.name
         container = op.get_attr("container")
