@@ -15,7 +15,7 @@ DEMOS = {
 }
 DEFAULT = "digits"
 
-__all__ = ["DEMOS", "DEFAULT", "load", "positive_int", "positive_float"]
+__all__ = ["DEMOS", "DEFAULT", "load", "positive_int", "positive_float", "add_training_arguments"]
 
 
 def load(name):
@@ -49,3 +49,18 @@ def positive_float(text):
     if not value > 0:
         raise argparse.ArgumentTypeError("must be positive, got %r" % text)
     return value
+
+
+def add_training_arguments(parser, defaults, optimizer="Adam"):
+    """The options every training demo has: --steps, --batch-size, --learning-rate, --seed and
+    --no-progress, with the demo's `defaults` (a dict with those keys, '_' for '-')."""
+    parser.add_argument("--steps", type=positive_int, default=defaults["steps"],
+                        help="training steps (default: %(default)s)")
+    parser.add_argument("--batch-size", type=positive_int, default=defaults["batch_size"],
+                        help="examples per step (default: %(default)s)")
+    parser.add_argument("--learning-rate", type=positive_float, default=defaults["learning_rate"],
+                        help=f"{optimizer} learning rate (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=defaults["seed"],
+                        help="graph-level random seed and data-split seed (default: %(default)s)")
+    parser.add_argument("--no-progress", dest="progress", action="store_false",
+                        help="do not show the progress bar")

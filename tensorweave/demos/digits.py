@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from ..datasets import load_digits, train_test_split
-from . import positive_float, positive_int
+from . import add_training_arguments, positive_int
 
 NAME = "digits"
 SUMMARY = "train a 64-128-10 ReLU network on 1,797 handwritten 8x8 digits"
@@ -118,18 +118,9 @@ def train(steps=DEFAULTS["steps"], batch_size=DEFAULTS["batch_size"],
 
 def add_arguments(parser):
     """Adds this demo's options to its argparse subparser."""
-    parser.add_argument("--steps", type=positive_int, default=DEFAULTS["steps"],
-                        help="training steps (default: %(default)s)")
-    parser.add_argument("--batch-size", type=positive_int, default=DEFAULTS["batch_size"],
-                        help="examples per step (default: %(default)s)")
-    parser.add_argument("--learning-rate", type=positive_float, default=DEFAULTS["learning_rate"],
-                        help="Adam learning rate (default: %(default)s)")
+    add_training_arguments(parser, DEFAULTS)
     parser.add_argument("--hidden", type=positive_int, default=DEFAULTS["hidden"],
                         help="hidden units (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=DEFAULTS["seed"],
-                        help="graph-level random seed and data-split seed (default: %(default)s)")
-    parser.add_argument("--no-progress", dest="progress", action="store_false",
-                        help="do not show the progress bar")
     parser.add_argument("--logdir", default=_default_logdir(),
                         help="where to write TensorBoard summaries (default: %(default)s; "
                              "'' for none)")
