@@ -95,6 +95,15 @@ def median_time(fn, repeats, inner=1):
     return statistics.median(samples)
 
 
+def time_and_emit(name, step, final_loss, warmup, steps, **extra):
+    """Runs `warmup` untimed steps, then emits the median step time of `steps` steps, the final
+    loss and `extra` fields as this worker's result."""
+    for _ in range(warmup):
+        step()
+    seconds = median_time(step, repeats=steps)
+    emit(dict({"framework": name, "step_ms": seconds * 1e3, "loss": final_loss()}, **extra))
+
+
 def importable(module):
     """True if `module` can be found (without importing it into this process)."""
     import importlib.util

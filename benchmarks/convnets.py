@@ -122,11 +122,7 @@ def worker(framework, model, batch, steps, warmup, threads):
         step, final = _graph_step_fn(_harness.import_tensorflow_v1(), threads, model, batch)
     else:
         step, final = _pytorch_step_fn(threads, model, batch)
-    for _ in range(warmup):
-        step()
-    seconds = _harness.median_time(step, repeats=steps)
-    _harness.emit({"framework": framework, "step_ms": seconds * 1e3, "loss": final(),
-                   "rss_after_import_mb": rss_before})
+    _harness.time_and_emit(framework, step, final, warmup, steps, rss_after_import_mb=rss_before)
 
 
 def main(argv=None):

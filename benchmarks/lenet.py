@@ -174,11 +174,7 @@ def worker(framework, steps, warmup, threads, batch, size):
         step, final = _numpy_step_fn(threads, batch, size)
     else:
         step, final = _pytorch_step_fn(threads, batch, size)
-    for _ in range(warmup):
-        step()
-    seconds = _harness.median_time(step, repeats=steps)
-    _harness.emit({"framework": framework, "step_ms": seconds * 1e3, "loss": final(),
-                   "rss_after_import_mb": rss_before})
+    _harness.time_and_emit(framework, step, final, warmup, steps, rss_after_import_mb=rss_before)
 
 
 def main(argv=None):

@@ -218,10 +218,7 @@ def worker(name, steps, warmup, threads):
     framework = MODULES[name] if MODULES[name] != "torch" else "pytorch"
     _harness.preimport(framework)
     step, final_loss = BUILDERS[name](threads)
-    for _ in range(warmup):
-        step()
-    seconds = _harness.median_time(step, repeats=steps)
-    _harness.emit({"framework": name, "step_ms": seconds * 1e3, "loss": final_loss()})
+    _harness.time_and_emit(name, step, final_loss, warmup, steps)
 
 
 # ----------------------------------------------------------------------------- driver
