@@ -838,13 +838,17 @@ class RepeatDataset(DatasetV1):
         return make
 
 
-class TakeDataset(DatasetV1):
+class _CountDataset(DatasetV1):
+    """A dataset of its input's elements governed by an int64 `count` (take, skip)."""
+
     def __init__(self, input_dataset, count):
         self._inputs = (input_dataset,)
         self._count = _int64_scalar(count, "count")
         self._captures = [self._count]
         self._set_element(input_dataset._structure, input_dataset._types, input_dataset._shapes)
 
+
+class TakeDataset(_CountDataset):
     def _bind(self, valmap, rt):
         count = int(valmap[self._count])
         make_input = self._inputs[0]._bind(valmap, rt)
@@ -863,13 +867,7 @@ class TakeDataset(DatasetV1):
         return make
 
 
-class SkipDataset(DatasetV1):
-    def __init__(self, input_dataset, count):
-        self._inputs = (input_dataset,)
-        self._count = _int64_scalar(count, "count")
-        self._captures = [self._count]
-        self._set_element(input_dataset._structure, input_dataset._types, input_dataset._shapes)
-
+class SkipDataset(_CountDataset):
     def _bind(self, valmap, rt):
         count = int(valmap[self._count])
         make_input = self._inputs[0]._bind(valmap, rt)

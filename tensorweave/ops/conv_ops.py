@@ -189,26 +189,6 @@ def _conv2d_grad(op, grad):
             _with_shape(_make("Conv2DBackpropFilter", [x, s1, grad], "Conv2DBackpropFilter", a), w.shape)]
 
 
-@registry.register_gradient("Conv2DBackpropInput")
-def _conv2d_backprop_input_grad(op, grad):
-    a = _attrs_of(op)
-    _, w, dy = op.inputs
-    return [None,
-            _with_shape(_make("Conv2DBackpropFilter", [grad, _array().shape(w), dy],
-                              "Conv2DBackpropFilter", a), w.shape),
-            _with_shape(_make("Conv2D", [grad, w], "Conv2D", a), dy.shape)]
-
-
-@registry.register_gradient("Conv2DBackpropFilter")
-def _conv2d_backprop_filter_grad(op, grad):
-    a = _attrs_of(op)
-    x, _, dy = op.inputs
-    return [_with_shape(_make("Conv2DBackpropInput", [_array().shape(x), grad, dy],
-                              "Conv2DBackpropInput", a), x.shape),
-            None,
-            _with_shape(_make("Conv2D", [x, grad], "Conv2D", a), dy.shape)]
-
-
 @registry.register_gradient("DepthwiseConv2dNative")
 def _depthwise_grad(op, grad):
     a = _attrs_of(op)
@@ -219,24 +199,30 @@ def _depthwise_grad(op, grad):
                               "DepthwiseConv2dNativeBackpropFilter", a), w.shape)]
 
 
-@registry.register_gradient("DepthwiseConv2dNativeBackpropInput")
-def _depthwise_backprop_input_grad(op, grad):
-    a = _attrs_of(op)
-    _, w, dy = op.inputs
-    return [None,
-            _with_shape(_make("DepthwiseConv2dNativeBackpropFilter", [grad, _array().shape(w), dy],
-                              "DepthwiseConv2dNativeBackpropFilter", a), w.shape),
-            _with_shape(_make("DepthwiseConv2dNative", [grad, w], "DepthwiseConv2dNative", a), dy.shape)]
+def _register_backprop_gradients(conv, backprop_input, backprop_filter):
+    """A convolution's two backprops are linear in their inputs: each one's gradients are the
+    other backprop and the convolution itself (so second derivatives work)."""
+
+    @registry.register_gradient(backprop_input)
+    def _backprop_input_grad(op, grad):
+        a = _attrs_of(op)
+        _, w, dy = op.inputs
+        return [None,
+                _with_shape(_make(backprop_filter, [grad, _array().shape(w), dy], backprop_filter, a), w.shape),
+                _with_shape(_make(conv, [grad, w], conv, a), dy.shape)]
+
+    @registry.register_gradient(backprop_filter)
+    def _backprop_filter_grad(op, grad):
+        a = _attrs_of(op)
+        x, _, dy = op.inputs
+        return [_with_shape(_make(backprop_input, [_array().shape(x), grad, dy], backprop_input, a), x.shape),
+                None,
+                _with_shape(_make(conv, [x, grad], conv, a), dy.shape)]
 
 
-@registry.register_gradient("DepthwiseConv2dNativeBackpropFilter")
-def _depthwise_backprop_filter_grad(op, grad):
-    a = _attrs_of(op)
-    x, _, dy = op.inputs
-    return [_with_shape(_make("DepthwiseConv2dNativeBackpropInput", [_array().shape(x), grad, dy],
-                              "DepthwiseConv2dNativeBackpropInput", a), x.shape),
-            None,
-            _with_shape(_make("DepthwiseConv2dNative", [x, grad], "DepthwiseConv2dNative", a), dy.shape)]
+_register_backprop_gradients("Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter")
+_register_backprop_gradients("DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropInput",
+                             "DepthwiseConv2dNativeBackpropFilter")
 
 
 # -- public functions --------------------------------------------------------------------------

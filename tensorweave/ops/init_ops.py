@@ -74,32 +74,32 @@ class Initializer:
         return cls(**config)
 
 
-class Zeros(Initializer):
+class _Fill(Initializer):
+    """Initializes to a constant produced by array_ops.<_fill> (zeros or ones)."""
+
+    _fill = None
+
+    def __init__(self, dtype=_dtypes.float32):
+        self.dtype = _dtypes.as_dtype(dtype)
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        from . import array_ops
+        return getattr(array_ops, self._fill)(shape, dtype if dtype is not None else self.dtype)
+
+    def get_config(self):
+        return {"dtype": self.dtype.name}
+
+
+class Zeros(_Fill):
     """Initializes to 0."""
 
-    def __init__(self, dtype=_dtypes.float32):
-        self.dtype = _dtypes.as_dtype(dtype)
-
-    def __call__(self, shape, dtype=None, partition_info=None):
-        from . import array_ops
-        return array_ops.zeros(shape, dtype if dtype is not None else self.dtype)
-
-    def get_config(self):
-        return {"dtype": self.dtype.name}
+    _fill = "zeros"
 
 
-class Ones(Initializer):
+class Ones(_Fill):
     """Initializes to 1."""
 
-    def __init__(self, dtype=_dtypes.float32):
-        self.dtype = _dtypes.as_dtype(dtype)
-
-    def __call__(self, shape, dtype=None, partition_info=None):
-        from . import array_ops
-        return array_ops.ones(shape, dtype if dtype is not None else self.dtype)
-
-    def get_config(self):
-        return {"dtype": self.dtype.name}
+    _fill = "ones"
 
 
 class Constant(Initializer):

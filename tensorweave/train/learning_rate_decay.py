@@ -39,16 +39,20 @@ def exponential_decay(learning_rate, global_step, decay_steps, decay_rate, stair
     return _exponential(learning_rate, global_step, decay_steps, decay_rate, staircase, name)
 
 
+def _rate_and_progress(global_step, decay_steps, decay_rate, dtype, staircase):
+    """(decay_rate, global_step / decay_steps floored if staircase), cast to `dtype` in TF's op
+    order (decay_steps, decay_rate, global_step), which decides the ops' names."""
+    decay_steps = _cast(decay_steps, dtype)
+    decay_rate = _cast(decay_rate, dtype)
+    p = _cast(global_step, dtype) / decay_steps
+    return decay_rate, (_m().floor(p) if staircase else p)
+
+
 def _exponential(learning_rate, global_step, decay_steps, decay_rate, staircase, name):
     m = _m()
     with name_scope(name, "ExponentialDecay") as scope:
         lr, dtype = _start(learning_rate)
-        decay_steps = _cast(decay_steps, dtype)
-        decay_rate = _cast(decay_rate, dtype)
-        step = _cast(global_step, dtype)
-        p = step / decay_steps
-        if staircase:
-            p = m.floor(p)
+        decay_rate, p = _rate_and_progress(global_step, decay_steps, decay_rate, dtype, staircase)
         return m.multiply(lr, m.pow(decay_rate, p), name=scope)
 
 
@@ -68,12 +72,7 @@ def inverse_time_decay(learning_rate, global_step, decay_steps, decay_rate, stai
     m = _m()
     with name_scope(name, "InverseTimeDecay") as scope:
         lr, dtype = _start(learning_rate)
-        decay_steps = _cast(decay_steps, dtype)
-        decay_rate = _cast(decay_rate, dtype)
-        step = _cast(global_step, dtype)
-        p = step / decay_steps
-        if staircase:
-            p = m.floor(p)
+        decay_rate, p = _rate_and_progress(global_step, decay_steps, decay_rate, dtype, staircase)
         const = _cast(constant(1), dtype)
         denom = m.add(const, m.multiply(decay_rate, p))
         return m.divide(lr, denom, name=scope)
