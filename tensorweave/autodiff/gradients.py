@@ -10,7 +10,7 @@ import collections
 
 from ..framework import registry
 from ..framework.constant_op import convert_to_tensor
-from ..framework.graph import Operation, Tensor, get_default_graph, name_scope
+from ..framework.graph import Tensor, get_default_graph, name_scope
 from ..framework.indexed_slices import IndexedSlices
 
 __all__ = ["gradients", "AggregationMethod", "UnconnectedGradients"]

@@ -133,7 +133,7 @@ def to_numpy(value, dtype=None):
     except OverflowError:
         raise TypeError(f"Can not convert {value!r} to {dtype.name}: value out of range") from None
     except ValueError as e:
-        raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor.") from e
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from e
     return arr, dtype
 
 

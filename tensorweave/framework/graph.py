@@ -13,7 +13,7 @@ import threading
 
 from . import dtypes as _dtypes
 from . import registry
-from .tensor_shape import TensorShape, as_shape, unknown_shape
+from .tensor_shape import as_shape, unknown_shape
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
@@ -221,25 +221,6 @@ class Operation:
 
 class _InputList(tuple):
     """`op.inputs`: a tuple of Tensors (TF1 returns a list-like)."""
-
-
-class NodeDef:
-    """A read-only NodeDef-like view of an Operation (name, op, input, device, attr)."""
-
-    def __init__(self, op):
-        self.name = op._name
-        self.op = op._type
-        self.input = [t._as_node_def_input() for t in op._inputs] + \
-                     [f"^{c._name}" for c in op._control_inputs]
-        self.device = op._device
-        self.attr = dict(op._attrs)
-
-    def __str__(self):
-        lines = [f'name: "{self.name}"', f'op: "{self.op}"'] + [f'input: "{i}"' for i in self.input]
-        if self.device:
-            lines.append(f'device: "{self.device}"')
-        lines += [f"attr {{ key: \"{k}\" value: {v!r} }}" for k, v in sorted(self.attr.items())]
-        return "\n".join(lines) + "\n"
 
 
 class GraphKeys:
@@ -460,9 +441,6 @@ class Graph:
         if not isinstance(name, str):
             raise TypeError(f"Operation names are strings (or similar), not {type(name).__name__}.")
         return self.as_graph_element(name, allow_tensor=False, allow_operation=True)
-
-    def _get_operation_by_name_unsafe(self, name):
-        return self._ops_by_name[name]
 
     def get_tensor_by_name(self, name):
         if not isinstance(name, str):

@@ -1,8 +1,6 @@
 """Helpers shared by op constructors: making an op in the default graph, shape functions that
 many ops share, and TF's argument checks."""
 
-from . import dtypes as _dtypes
-from .constant_op import convert_to_tensor
 from .graph import get_default_graph
 from .tensor_shape import TensorShape, unknown_shape
 
@@ -91,11 +89,3 @@ def merge_shapes(a, b):
                              f"Shapes are {shape_str(a)} and {shape_str(b)}.")
         out.append(x if x is not None else y)
     return TensorShape(out)
-
-
-def convert_inputs(values, name_hint=None):
-    return [convert_to_tensor(v) for v in values]
-
-
-def base(dtype):
-    return _dtypes.as_dtype(dtype).base_dtype

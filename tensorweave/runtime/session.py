@@ -11,7 +11,6 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.graph import (Graph, Operation, Tensor, _default_session_stack, get_default_graph)
-from ..framework.tensor_shape import TensorShape
 from .config import ConfigProto
 from .devices import DeviceAttributes, local_devices
 from .executor import DeviceRunners, TracedPlan, compile_step
@@ -142,10 +141,6 @@ class _Entry:
         self.elements = elements          # what the traced plan is compiled from, on demand
         self.feed_tensors = feed_tensors
         self.traced = None
-
-
-def _shape_str(shape):
-    return str(shape)
 
 
 class BaseSession:
