@@ -10,25 +10,30 @@ import os
 import re
 import sys
 import threading
+import traceback
 
 from . import dtypes as _dtypes
 from . import registry
-from .tensor_shape import as_shape, unknown_shape
+from .tensor_shape import TensorShape, as_shape, unknown_shape, _begin_input_reads, _input_reads_summary
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _user_frame():
-    """(filename, lineno) of the innermost stack frame outside tensorweave: the user's line."""
+def _user_stack():
+    """The creating call stack without tensorweave's own frames, outermost first, as
+    (filename, lineno, function) triples: what TF's run-time errors print as "Detected at node
+    'x' defined at (most recent call last)" (TF filters its own frames the same way)."""
     f = sys._getframe(2)
+    frames = []
     while f is not None:
-        fn = f.f_code.co_filename
-        if not fn.startswith(_PACKAGE_DIR) and not fn.startswith("<"):
-            return fn, f.f_lineno
+        code = f.f_code
+        if not code.co_filename.startswith(_PACKAGE_DIR):
+            frames.append((code.co_filename, f.f_lineno, code.co_name))
         f = f.f_back
-    return "<unknown>", 0
+    frames.reverse()
+    return tuple(frames)
 
 
 class OperatorNotAllowedInGraphError(TypeError):
@@ -56,8 +61,12 @@ def _attr_summary(attrs):
             parts.append(f"{k}=DT_{_TF_TYPE_ENUM_NAMES.get(v.name, v.name.upper())}")
         elif isinstance(v, bool):
             parts.append(f"{k}={'true' if v else 'false'}")
-        elif isinstance(v, (int, float, str)):
+        elif isinstance(v, str):  # TF quotes (and C-escapes) string attrs: align="RIGHT_LEFT"
+            parts.append(f'{k}="{v}"')
+        elif isinstance(v, (int, float)):
             parts.append(f"{k}={v}")
+        elif isinstance(v, TensorShape):
+            parts.append(f"{k}={_shape_summary(v) if v.ndims is not None else '<unknown>'}")
         elif isinstance(v, (list, tuple)) and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
             parts.append(f"{k}=[{', '.join(str(x) for x in v)}]")
     return ", ".join(parts)
@@ -166,7 +175,7 @@ class Operation:
     """A node in the graph: an op type, input tensors, attributes, and output tensors."""
 
     __slots__ = ("_graph", "_name", "_type", "_inputs", "_outputs", "_control_inputs", "_attrs",
-                 "_device", "_id", "_traceback", "_op_def", "_control_outputs", "__weakref__")
+                 "_device", "_id", "_traceback", "_stack", "_op_def", "_control_outputs", "__weakref__")
 
     def __init__(self, graph, op_type, name, inputs, out_dtypes, attrs, control_inputs, device):
         self._graph = graph
@@ -179,7 +188,9 @@ class Operation:
         self._device = device
         self._op_def = registry.get_op_def(op_type)
         self._outputs = [Tensor(self, i, dt) for i, dt in enumerate(out_dtypes)]
-        self._traceback = _user_frame()
+        self._stack = _user_stack()
+        self._traceback = next(((fn, ln) for fn, ln, _ in reversed(self._stack) if not fn.startswith("<")),
+                               ("<unknown>", 0))
         self._id = None
 
     name = property(lambda self: self._name)
@@ -189,7 +200,11 @@ class Operation:
     device = property(lambda self: self._device)
     control_inputs = property(lambda self: list(self._control_inputs))
     op_def = property(lambda self: self._op_def)
-    traceback = property(lambda self: [self._traceback])
+
+    @property
+    def traceback(self):
+        """The stack that created this op (tensorweave's frames left out), outermost first."""
+        return traceback.StackSummary.from_list([(fn, ln, name, None) for fn, ln, name in self._stack])
 
     @property
     def inputs(self):
@@ -408,12 +423,14 @@ class Graph:
                 for t, s in zip(op._outputs, shapes):
                     t._shape = as_shape(s)
             return
+        _begin_input_reads()
         try:
             out_shapes = shape_fn(op)
         except (ValueError, TypeError) as e:
             inputs = ", ".join(t._as_node_def_input() for t in op._inputs)
             raise type(e)(f"{e} for '{{{{node {op._name}}}}} = {op._type}[{_attr_summary(op._attrs)}]({inputs})' "
-                          f"with input shapes: {', '.join(_shape_summary(t._shape) for t in op._inputs)}.") from None
+                          f"with input shapes: {', '.join(_shape_summary(t._shape) for t in op._inputs)}"
+                          f"{_input_reads_summary()}.") from None
         for t, s in zip(op._outputs, out_shapes):
             t._shape = as_shape(s)
 

@@ -1,6 +1,8 @@
 """Static shapes: `tf.Dimension` and `tf.TensorShape` with TF1 semantics (unknown dims are `None`,
 indexing a shape gives a `Dimension`, `str` prints `(?, 784)`)."""
 
+import threading
+
 __all__ = ["Dimension", "TensorShape", "as_shape", "as_dimension", "unknown_shape", "dimension_value"]
 
 
@@ -323,3 +325,88 @@ def unknown_shape(rank=None, **kwargs):
 
 def scalar():
     return TensorShape([])
+
+
+# -- what a shape function read from its inputs' values -----------------------------------------
+# TF's InferenceContext remembers which input tensors a shape function asked for (as values or as
+# partial shapes) and appends them to its error messages ("... and with computed input tensors:
+# input[1] = <0 2>."). Shape functions note those reads here; the graph resets the log before it
+# runs one and reads it when the function fails.
+
+_input_reads = threading.local()
+
+
+def _begin_input_reads():
+    _input_reads.log = {}
+
+
+def note_input_value(index, value):
+    """Records that the running shape function read input `index` as the constant `value`."""
+    log = getattr(_input_reads, "log", None)
+    if log is not None and value is not None:
+        log[index] = ("value", value)
+
+
+def note_input_partial_shape(index, dims):
+    """Records that the running shape function read input `index` as a partial shape (a list of
+    ints and None; -1 prints as ?, as TF's does), when its length is known."""
+    log = getattr(_input_reads, "log", None)
+    if log is not None and dims is not None:
+        log[index] = ("shape", [None if d is None or d < 0 else d for d in dims])
+
+
+def _summarize_value(value, max_values=256):
+    """A tensor value as TF's Tensor::SummarizeValue prints it: `3`, `1 2`, `[1 2][3 4]`."""
+    import numpy as np
+    v = np.asarray(value)
+    flat = v.ravel()
+
+    def fmt(x):
+        if v.dtype == np.bool_:
+            return "1" if x else "0"
+        if v.dtype.kind == "f":
+            return f"{float(x):g}"
+        if v.dtype.kind in "SO":
+            return x.decode() if isinstance(x, bytes) else str(x)
+        return str(x)
+
+    if v.ndim <= 1:
+        s = " ".join(fmt(x) for x in flat[:max_values])
+        return s + ("..." if flat.size > max_values else "")
+    out, count = [], [0]
+
+    def rec(a):
+        if a.ndim == 1:
+            items = []
+            for x in a:
+                if count[0] >= max_values:
+                    break
+                items.append(fmt(x))
+                count[0] += 1
+            out.append("[" + " ".join(items) + "]")
+        else:
+            out.append("[")
+            for sub in a:
+                rec(sub)
+            out.append("]")
+    for sub in v:
+        rec(sub)
+    return "".join(out) + ("..." if flat.size > max_values else "")
+
+
+def _input_reads_summary():
+    """TF's error-context suffix for the reads of the shape function that just failed."""
+    log = getattr(_input_reads, "log", None) or {}
+    values, shapes = [], []
+    for i in sorted(log):
+        kind, v = log[i]
+        if kind == "shape":
+            shapes.append(f"input[{i}] = [" + ",".join("?" if d is None else str(d) for d in v) + "]")
+        else:
+            values.append(f"input[{i}] = <{_summarize_value(v)}>")
+    s = ""
+    if values:
+        s += " and with computed input tensors: " + ", ".join(values)
+    if shapes:
+        s += " and with input tensors computed as partial shapes: " + ",".join(shapes)
+    return s
