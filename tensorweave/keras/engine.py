@@ -29,6 +29,8 @@ __all__ = ["Layer", "InputLayer", "Input", "InputSpec", "Node"]
 InputSpec = _base.InputSpec
 
 _HISTORY = weakref.WeakKeyDictionary()   # output tensor -> (layer, node_index, tensor_index)
+# TF keeps a tensor's keras mask in `t._keras_mask`; our Tensor has __slots__, so a side table.
+_MASKS = weakref.WeakKeyDictionary()     # output tensor -> its mask tensor
 _CALL_CONTEXT = {"training": None, "depth": 0}
 
 
@@ -36,6 +38,11 @@ def _keras_history(t):
     if not isinstance(t, Tensor):
         return None
     return _HISTORY.get(t)
+
+
+def get_mask(t):
+    """The keras mask of tensor `t` (what TF keeps in `t._keras_mask`), or None."""
+    return _MASKS.get(t) if isinstance(t, Tensor) else None
 
 
 def _flatten(x):
@@ -98,7 +105,8 @@ class Layer(_base.Layer):
         self._batch_input_shape = tuple(batch_input_shape) if batch_input_shape is not None else None
         self._name_scope_str = None
         self._call_fn_args = _fn_args(self.call)
-        self.supports_masking = False
+        # Layers that pass a mask through (Dense, Dropout, ...) say so with `_masking = True`.
+        self.supports_masking = getattr(type(self), "_masking", False)
 
     def __setattr__(self, name, value):
         # Layers set as attributes (of a subclassed layer or model) are tracked for weights.
@@ -261,8 +269,14 @@ class Layer(_base.Layer):
             kwargs["training"] = _CALL_CONTEXT["training"]
         elif "training" not in self._call_fn_args:
             kwargs.pop("training", None)
+        input_masks = _map(get_mask, inputs) if isinstance(inputs, (list, tuple)) \
+            else get_mask(inputs) if isinstance(inputs, Tensor) else None
+        if all(m is None for m in _flatten(input_masks)):
+            input_masks = None
         if "mask" not in self._call_fn_args:
             kwargs.pop("mask", None)
+        elif kwargs.get("mask") is None and input_masks is not None:
+            kwargs["mask"] = input_masks
         saved_training = _CALL_CONTEXT["training"]
         if kwargs.get("training") is not None:
             _CALL_CONTEXT["training"] = kwargs["training"]
@@ -287,6 +301,7 @@ class Layer(_base.Layer):
                     for o in _flatten(outputs):
                         if isinstance(o, Tensor):
                             self._apply_activity_regularizer(o)
+                self._set_mask_metadata(inputs, outputs, input_masks)
         finally:
             _CALL_CONTEXT["training"] = saved_training
             self._in_call = False
@@ -295,6 +310,24 @@ class Layer(_base.Layer):
         for i, t in enumerate(node.output_tensors):
             _HISTORY[t] = (self, len(self._inbound_nodes) - 1, i)
         return outputs
+
+    def _set_mask_metadata(self, inputs, outputs, input_masks):
+        # As TF's v1 layers: only a layer that supports masking (or overrides compute_mask)
+        # computes its output mask; others drop it.
+        flat = _flatten(outputs)
+        if type(self).compute_mask is Layer.compute_mask and not self.supports_masking:
+            return
+        masks = self.compute_mask(inputs, input_masks)
+        masks = [None] * len(flat) if masks is None else _flatten(masks)
+        for o, m in zip(flat, masks):
+            if isinstance(o, Tensor) and m is not None:
+                _MASKS[o] = m
+
+    def compute_mask(self, inputs, mask=None):
+        """The output mask: the input mask when the layer supports masking, else None."""
+        if not self.supports_masking:
+            return None
+        return mask
 
     def _build_on_call(self, input_shapes):
         self.build(input_shapes)

@@ -1,8 +1,8 @@
 """`tf.keras.layers`: keras layers for TF1 graph mode (many share tf.layers' implementation)."""
 
 from ..engine import Input, InputLayer, InputSpec, Layer  # noqa: F401
-from .core import (Activation, Dense, Dropout, Flatten, Lambda, Permute, Reshape,  # noqa: F401
-                   RepeatVector)
+from .core import (Activation, Dense, Dropout, Flatten, Lambda, Masking, Permute,  # noqa: F401
+                   RepeatVector, Reshape)
 from .convolutional import *  # noqa: F401,F403
 from .normalization import BatchNormalization  # noqa: F401
 from .embeddings import Embedding  # noqa: F401

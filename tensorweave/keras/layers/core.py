@@ -9,11 +9,14 @@ from .. import activations, backend as K, constraints, initializers, regularizer
 from ..engine import InputLayer, Layer, _pop_keras_kwargs  # noqa: F401
 
 __all__ = ["Dense", "Activation", "Dropout", "Flatten", "Reshape", "Lambda", "Permute",
-           "RepeatVector", "InputLayer"]
+           "RepeatVector", "InputLayer", "Masking"]
 
 
 class Dense(Layer, _core.Dense):
     """activation(inputs @ kernel + bias); kernel "<name>/kernel" (Glorot uniform), bias zeros."""
+
+    _masking = True
+
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
@@ -39,6 +42,9 @@ class Dense(Layer, _core.Dense):
 class Activation(Layer):
     """Applies an activation function (a name such as "relu", or a callable)."""
 
+    _masking = True
+
+
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
@@ -53,6 +59,9 @@ class Activation(Layer):
 class Dropout(Layer, _core.Dropout):
     """Drops a `rate` fraction of the inputs (scaling the rest by 1 / (1 - rate)) in training; the
     learning phase decides when `training` is not given (a `tf.cond`, "dropout/cond/Merge")."""
+
+    _masking = True
+
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         kk = _pop_keras_kwargs(kwargs)
@@ -147,6 +156,9 @@ class Reshape(Layer):
 class Permute(Layer):
     """Permutes the non-batch axes: dims is 1-based, e.g. (2, 1)."""
 
+    _masking = True
+
+
     def __init__(self, dims, **kwargs):
         super().__init__(**kwargs)
         self.dims = tuple(dims)
@@ -204,3 +216,32 @@ class Lambda(Layer):
 
 
 _ = Tensor
+
+
+class Masking(Layer):
+    """Masks the time steps whose features all equal `mask_value`: zeros them and gives the
+    output a mask ([batch, steps], True where kept) that RNN layers honour."""
+
+    _masking = True
+
+    def __init__(self, mask_value=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+
+    def compute_mask(self, inputs, mask=None):
+        from ...ops import math_ops
+        return math_ops.reduce_any(math_ops.not_equal(inputs, self.mask_value), axis=-1)
+
+    def call(self, inputs):
+        from ...ops import math_ops
+        keep = math_ops.reduce_any(math_ops.not_equal(inputs, self.mask_value), axis=-1,
+                                   keepdims=True)
+        return inputs * math_ops.cast(keep, inputs.dtype.base_dtype)
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)
+
+    def get_config(self):
+        config = super().get_config()
+        config["mask_value"] = self.mask_value
+        return config

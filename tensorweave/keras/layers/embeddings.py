@@ -1,5 +1,6 @@
 """keras Embedding: a [input_dim, output_dim] table "<name>/embeddings" (uniform in
-[-0.05, 0.05)), looked up with `tf.nn.embedding_lookup`."""
+[-0.05, 0.05)), looked up with `tf.nn.embedding_lookup`; `mask_zero=True` gives the output a
+mask (ids != 0) that RNN layers honour."""
 
 from ...framework.tensor_shape import TensorShape
 from .. import constraints, initializers, regularizers
@@ -23,8 +24,6 @@ class Embedding(Layer):
         if input_dim <= 0 or output_dim <= 0:
             raise ValueError("Both `input_dim` and `output_dim` should be positive, received "
                              f"input_dim={input_dim} and output_dim={output_dim}")
-        if mask_zero:
-            raise NotImplementedError("Embedding(mask_zero=True): keras masking is not supported yet")
         self.input_dim = int(input_dim)
         self.output_dim = int(output_dim)
         self.embeddings_initializer = initializers.get(embeddings_initializer)
@@ -45,6 +44,13 @@ class Embedding(Layer):
         if inputs.dtype.base_dtype.name not in ("int32", "int64"):
             inputs = math_ops.cast(inputs, "int32")
         return embedding_ops.embedding_lookup(self.embeddings, inputs)
+
+    def compute_mask(self, inputs, mask=None):
+        """With mask_zero: True where the id is not 0 (id 0 is padding)."""
+        if not self.mask_zero:
+            return None
+        from ...ops import math_ops
+        return math_ops.not_equal(inputs, 0)
 
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape).concatenate([self.output_dim])

@@ -12,6 +12,9 @@ class BatchNormalization(Layer, _norm.BatchNormalization):
     """Normalizes with batch statistics in training (updating the moving averages) and with the
     moving averages otherwise."""
 
+    _masking = True
+
+
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones",
                  moving_mean_initializer="zeros", moving_variance_initializer="ones",

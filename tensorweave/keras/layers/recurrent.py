@@ -1,18 +1,26 @@
-"""keras SimpleRNN, LSTM and GRU (TF1's v1 layers: LSTM and GRU default to a hard-sigmoid
-recurrent activation, GRU to reset_after=False), unrolled over the (known) number of steps.
+"""keras `RNN` (any cell, or a list of cells stacked) and SimpleRNN, LSTM and GRU (TF1's v1
+layers: LSTM and GRU default to a hard-sigmoid recurrent activation, GRU to reset_after=False),
+unrolled over the (known) number of steps.
 
 Weights live under the layer and its cell: "lstm/lstm_cell/kernel" ([input, 4 * units], gates
 i, f, c, o), "lstm/lstm_cell/recurrent_kernel" ([units, 4 * units], orthogonal) and
-"lstm/lstm_cell/bias" (zeros, the forget gate's ones with unit_forget_bias). GRU's gates are
-z, r, h; SimpleRNN has one. `return_sequences` stacks every step's output; `return_state` adds the
-final states."""
+"lstm/lstm_cell/bias". The cells of SimpleRNN/LSTM/GRU are named "simple_rnn_cell",
+"lstm_cell", "gru_cell" (fixed names, as TF's). `return_sequences` stacks every step's output
+(in the order processed: reversed with `go_backwards`); `return_state` adds the final states.
+
+A mask ([batch, steps], from `Embedding(mask_zero=True)` or `Masking`) makes a masked step keep
+the previous states and repeat the previous output (zeros before the first unmasked step), as
+TF's `K.rnn`; the layer passes the mask on when it returns sequences.
+"""
 
 from ...framework.graph import name_scope
-from ...layers.base import _unique_layer_name
-from .. import activations, constraints, initializers, regularizers
+from ...framework.tensor_shape import TensorShape
+from .. import regularizers
 from ..engine import InputSpec, Layer
+from .recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells, _Cell
 
-__all__ = ["SimpleRNN", "LSTM", "GRU"]
+__all__ = ["RNN", "SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell",
+           "StackedRNNCells"]
 
 
 def _ops():
@@ -20,171 +28,207 @@ def _ops():
     return array_ops, math_ops
 
 
-class _RNN(Layer):
-    _cell_base = None
-    _gates = 1
-    _n_states = 1
+def _flat_state_sizes(cell):
+    s = cell.state_size
+    if isinstance(s, (list, tuple)):
+        out = []
+        for x in s:
+            out.extend(x if isinstance(x, (list, tuple)) else [x])
+        return out
+    return [s]
 
-    def __init__(self, units, activation="tanh", recurrent_activation="hard_sigmoid", use_bias=True,
-                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
-                 bias_initializer="zeros", kernel_regularizer=None, recurrent_regularizer=None,
-                 bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
-                 recurrent_constraint=None, bias_constraint=None, dropout=0.0,
-                 recurrent_dropout=0.0, return_sequences=False, return_state=False,
-                 go_backwards=False, stateful=False, unroll=False, **kwargs):
-        if dropout or recurrent_dropout or stateful:
-            raise NotImplementedError("keras RNN dropout / recurrent_dropout / stateful are not "
-                                      "supported by tensorweave yet")
-        for k in ("implementation", "time_major"):
-            if kwargs.pop(k, None) not in (None, 1, 2, False):
-                raise NotImplementedError(f"keras RNN {k} is not supported")
-        super().__init__(activity_regularizer=regularizers.get(activity_regularizer), **kwargs)
-        self.units = int(units)
-        self.activation = activations.get(activation)
-        self.recurrent_activation = activations.get(recurrent_activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.recurrent_initializer = initializers.get(recurrent_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.recurrent_constraint = constraints.get(recurrent_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+
+class RNN(Layer):
+    """Runs `cell` over axis 1 of a [batch, steps, features] input."""
+
+    _masking = True
+
+    def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
+                 stateful=False, unroll=False, time_major=False, **kwargs):
+        if isinstance(cell, (list, tuple)):
+            cell = StackedRNNCells(cell)
+        if not hasattr(cell, "call") or not hasattr(cell, "state_size"):
+            raise ValueError("Argument `cell` should have a `call` method and a `state_size` "
+                             f"attribute. Received: cell={cell}")
+        if stateful:
+            raise NotImplementedError("keras RNN(stateful=True) is not supported by tensorweave yet")
+        if time_major:
+            raise NotImplementedError("keras RNN(time_major=True) is not supported by tensorweave "
+                                      "yet")
+        super().__init__(**kwargs)
+        self.cell = cell
         self.return_sequences = return_sequences
         self.return_state = return_state
         self.go_backwards = go_backwards
+        self.stateful = stateful
+        self.unroll = unroll
+        self.time_major = time_major
         self.input_spec = InputSpec(ndim=3)
-        self._cell_name = _unique_layer_name(self._cell_base)
 
-    def _bias_init(self):
-        return self.bias_initializer
+    @property
+    def states(self):
+        return [None] * len(_flat_state_sizes(self.cell))
 
     def build(self, input_shape):
-        dims = input_shape.as_list()
-        n = self._gates * self.units
-        with name_scope(self._cell_name):
-            self.kernel = self.add_weight("kernel", (dims[-1], n), initializer=self.kernel_initializer,
-                                          regularizer=self.kernel_regularizer,
-                                          constraint=self.kernel_constraint)
-            self.recurrent_kernel = self.add_weight(
-                "recurrent_kernel", (self.units, n), initializer=self.recurrent_initializer,
-                regularizer=self.recurrent_regularizer, constraint=self.recurrent_constraint)
-            self.bias = self.add_weight("bias", (n,), initializer=self._bias_init(),
-                                        regularizer=self.bias_regularizer,
-                                        constraint=self.bias_constraint) if self.use_bias else None
+        if isinstance(input_shape, (list, tuple)) and input_shape and \
+                not isinstance(input_shape[0], (int, type(None))):
+            input_shape = input_shape[0]
+        dims = TensorShape(input_shape).as_list()
+        step = TensorShape([dims[0]] + dims[2:])
+        if not self.cell.built:
+            with name_scope(self.cell.name):
+                self.cell._in_call = True
+                try:
+                    self.cell.build(step)
+                finally:
+                    self.cell._in_call = False
+                self.cell.built = True
         self.built = True
 
-    def call(self, inputs, initial_state=None, training=None, mask=None):
+    def compute_output_shape(self, input_shape):
+        dims = TensorShape(input_shape).as_list()
+        out = self.cell.output_size
+        shape = TensorShape([dims[0], dims[1], out] if self.return_sequences else [dims[0], out])
+        if self.return_state:
+            return [shape] + [TensorShape([dims[0], s]) for s in _flat_state_sizes(self.cell)]
+        return shape
+
+    def compute_mask(self, inputs, mask=None):
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        out = mask if self.return_sequences else None
+        if self.return_state:
+            return [out] + [None] * len(_flat_state_sizes(self.cell))
+        return out
+
+    def __call__(self, inputs, initial_state=None, constants=None, **kwargs):
+        if constants is not None:
+            raise NotImplementedError("keras RNN constants are not supported by tensorweave yet")
+        if isinstance(inputs, (list, tuple)) and initial_state is None and len(inputs) > 1:
+            inputs, initial_state = inputs[0], list(inputs[1:])
+        if initial_state is not None:
+            kwargs["initial_state"] = initial_state
+        return super().__call__(inputs, **kwargs)
+
+    def get_initial_state(self, inputs):
+        a = _ops()[0]
+        batch = a.shape(inputs)[0]
+        return [a.zeros(a.stack([batch, s]), dtype=inputs.dtype.base_dtype)
+                for s in _flat_state_sizes(self.cell)]
+
+    def call(self, inputs, mask=None, training=None, initial_state=None):
         a, m = _ops()
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
         steps = inputs.shape.as_list()[1]
         if steps is None:
             raise NotImplementedError("keras RNN layers need a known number of time steps in "
                                       "tensorweave (the input's axis 1)")
+        n_states = len(_flat_state_sizes(self.cell))
         if initial_state is None:
-            zeros = a.zeros(a.stack([a.shape(inputs)[0], self.units]), dtype=inputs.dtype.base_dtype)
-            states = [zeros] * self._n_states
+            states = self.get_initial_state(inputs)
         else:
-            states = list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
+            states = list(initial_state) if isinstance(initial_state, (list, tuple)) \
+                else [initial_state]
+            if len(states) != n_states:
+                raise ValueError(f"An `initial_state` was passed that is not compatible with "
+                                 f"`cell.state_size`. Received `state_spec`={len(states)} states; "
+                                 f"however `cell.state_size` is {self.cell.state_size}")
+        if hasattr(self.cell, "reset_dropout_mask"):
+            self.cell.reset_dropout_mask()
+        nested = isinstance(self.cell.state_size, (list, tuple))
+        kwargs = {"training": training} if "training" in self.cell._call_fn_args else {}
+        if mask is not None:
+            mask = m.cast(mask, "bool")
         order = range(steps - 1, -1, -1) if self.go_backwards else range(steps)
-        outputs = []
+        outputs, prev_out = [], None
         for t in order:
-            out, states = self._step(inputs[:, t], states)
+            out, new = self.cell.call(inputs[:, t], states if nested else states[0], **kwargs)
+            new = list(new) if isinstance(new, (list, tuple)) else [new]
+            if mask is not None:
+                keep = a.expand_dims(mask[:, t], -1)
+                if prev_out is None:
+                    prev_out = a.zeros_like(out)
+                out = a.where(a.broadcast_to(keep, a.shape(out)), out, prev_out)
+                new = [a.where(a.broadcast_to(keep, a.shape(s)), s, p) for s, p in zip(new, states)]
+            prev_out = out
             outputs.append(out)
-        last = outputs[-1]
-        result = a.stack(outputs, axis=1) if self.return_sequences else last
+            states = new
+        result = a.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         if self.return_state:
             return [result] + list(states)
         return result
 
+    def reset_states(self, states=None):
+        raise AttributeError("Layer must be stateful.")
+
     def get_config(self):
         config = super().get_config()
-        config.update(units=self.units, activation=activations.serialize(self.activation),
-                      use_bias=self.use_bias, return_sequences=self.return_sequences,
-                      return_state=self.return_state, go_backwards=self.go_backwards)
-        if self._gates > 1:
-            config["recurrent_activation"] = activations.serialize(self.recurrent_activation)
-        if isinstance(self, GRU):
-            config["reset_after"] = self.reset_after
+        config.update(return_sequences=self.return_sequences, return_state=self.return_state,
+                      go_backwards=self.go_backwards, stateful=self.stateful, unroll=self.unroll,
+                      time_major=self.time_major)
+        if type(self) is RNN:
+            config["cell"] = {"class_name": type(self.cell).__name__,
+                              "config": self.cell.get_config()}
         return config
 
-    def _x(self, x):
-        m = _ops()[1]
-        z = m.matmul(x, self.kernel)
-        if self.use_bias:
-            z = z + self.bias
-        return z
+
+_CELL_ARGS = ("activation", "recurrent_activation", "use_bias", "kernel_initializer",
+              "recurrent_initializer", "bias_initializer", "kernel_regularizer",
+              "recurrent_regularizer", "bias_regularizer", "kernel_constraint",
+              "recurrent_constraint", "bias_constraint", "dropout", "recurrent_dropout",
+              "unit_forget_bias", "reset_after", "implementation")
 
 
-class SimpleRNN(_RNN):
-    """h_t = activation(x_t W + b + h_{t-1} U)."""
-    _cell_base = "simple_rnn_cell"
+class _CellRNN(RNN):
+    """SimpleRNN / LSTM / GRU: an RNN over their own cell, which takes the cell arguments."""
+
+    _cell_class = None
+    _cell_name = None
+
+    def __init__(self, units, activity_regularizer=None, **kwargs):
+        cell_kwargs = {k: kwargs.pop(k) for k in _CELL_ARGS if k in kwargs}
+        cell = self._cell_class(units, name=self._cell_name, dtype=kwargs.get("dtype"),
+                                trainable=kwargs.get("trainable", True), **cell_kwargs)
+        super().__init__(cell, activity_regularizer=regularizers.get(activity_regularizer),
+                         **kwargs)
+
+    def __getattr__(self, name):
+        # units, activation, dropout, ... read through to the cell, as TF's properties do.
+        if not name.startswith("_") and name != "cell":
+            cell = self.__dict__.get("cell")
+            if cell is not None and hasattr(cell, name):
+                return getattr(cell, name)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def get_config(self):
+        config = super().get_config()
+        cell_config = self.cell.get_config()
+        for k in ("name", "trainable", "dtype"):
+            cell_config.pop(k, None)
+        config.update(cell_config)
+        return config
+
+
+class SimpleRNN(_CellRNN):
+    """A fully-connected RNN: h_t = activation(x_t W + b + h_{t-1} U)."""
+    _cell_class = SimpleRNNCell
+    _cell_name = "simple_rnn_cell"
 
     def __init__(self, units, activation="tanh", **kwargs):
         super().__init__(units, activation=activation, **kwargs)
 
-    def _step(self, x, states):
-        m = _ops()[1]
-        h = self.activation(self._x(x) + m.matmul(states[0], self.recurrent_kernel))
-        return h, [h]
 
-
-class LSTM(_RNN):
+class LSTM(_CellRNN):
     """TF1's keras LSTM (gates i, f, c, o; recurrent activation hard_sigmoid by default)."""
-    _cell_base = "lstm_cell"
-    _gates = 4
-    _n_states = 2
-
-    def __init__(self, units, unit_forget_bias=True, **kwargs):
-        super().__init__(units, **kwargs)
-        self.unit_forget_bias = unit_forget_bias
-
-    def _bias_init(self):
-        if not self.unit_forget_bias:
-            return self.bias_initializer
-        u, base = self.units, self.bias_initializer
-
-        def init(shape, dtype=None, partition_info=None):
-            a = _ops()[0]
-            ones = initializers.Ones()
-            return a.concat([base((u,), dtype=dtype), ones((u,), dtype=dtype),
-                             base((2 * u,), dtype=dtype)], 0)
-        return init
-
-    def _step(self, x, states):
-        a, m = _ops()
-        h_prev, c_prev = states
-        u = self.units
-        z = self._x(x) + m.matmul(h_prev, self.recurrent_kernel)
-        zi, zf, zc, zo = z[:, :u], z[:, u:2 * u], z[:, 2 * u:3 * u], z[:, 3 * u:]
-        i = self.recurrent_activation(zi)
-        f = self.recurrent_activation(zf)
-        c = f * c_prev + i * self.activation(zc)
-        o = self.recurrent_activation(zo)
-        h = o * self.activation(c)
-        return h, [h, c]
+    _cell_class = LSTMCell
+    _cell_name = "lstm_cell"
 
 
-class GRU(_RNN):
-    """TF1's keras GRU (reset_after=False; gates z, r, h)."""
-    _cell_base = "gru_cell"
-    _gates = 3
+class GRU(_CellRNN):
+    """TF1's keras GRU (reset_after=False by default; gates z, r, h)."""
+    _cell_class = GRUCell
+    _cell_name = "gru_cell"
 
-    def __init__(self, units, reset_after=False, **kwargs):
-        if reset_after:
-            raise NotImplementedError("GRU(reset_after=True) is not supported by tensorweave yet")
-        super().__init__(units, **kwargs)
-        self.reset_after = reset_after
 
-    def _step(self, x, states):
-        a, m = _ops()
-        h_prev = states[0]
-        u = self.units
-        xz = self._x(x)
-        rk = self.recurrent_kernel
-        z = self.recurrent_activation(xz[:, :u] + m.matmul(h_prev, rk[:, :u]))
-        r = self.recurrent_activation(xz[:, u:2 * u] + m.matmul(h_prev, rk[:, u:2 * u]))
-        hh = self.activation(xz[:, 2 * u:] + m.matmul(r * h_prev, rk[:, 2 * u:]))
-        h = z * h_prev + (1 - z) * hh
-        return h, [h]
+_ = _Cell
