@@ -11,7 +11,7 @@ from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import convert_to_tensor
 from ..framework.graph import Tensor, get_default_graph, name_scope
-from ..framework.op_util import apply_op, merge_shapes, scalar_shape, shape_str
+from ..framework.op_util import apply_op, merge_shapes, scalar_shape
 from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
 
 __all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub",
@@ -243,7 +243,6 @@ def scatter_nd_update(ref, indices, updates, use_locking=True, name=None):
 def batch_scatter_update(ref, indices, updates, use_locking=True, name=None):
     """ref[i_0, ..., i_{k-1}, indices[i_0, ..., i_{k-1}]] = updates[i_0, ..., i_{k-1}] for a k-D
     `indices` (TF builds the full index tuples and calls scatter_nd_update)."""
-    from ..framework.graph import name_scope
     from . import array_ops, array_range_ops, math_ops
     with name_scope(name):
         indices = convert_to_tensor(indices, name="indices")
@@ -307,5 +306,7 @@ def is_variable_initialized(ref, name=None):
     if _is_resource(ref):
         return ref.is_initialized(name=name)
     ref_t = _ref_of(ref, "IsVariableInitialized")
-    return apply_op("IsVariableInitialized", [ref_t], [_dtypes.bool], name or "IsVariableInitialized",
-                    attrs={"dtype": ref_t.dtype.base_dtype})
+    # TF's op-def library colocates an op with its ref inputs (_class loc:@<variable>).
+    with get_default_graph().colocate_with(ref_t.op):
+        return apply_op("IsVariableInitialized", [ref_t], [_dtypes.bool], name or "IsVariableInitialized",
+                        attrs={"dtype": ref_t.dtype.base_dtype})

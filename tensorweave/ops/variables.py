@@ -18,7 +18,7 @@ from ..framework import registry
 from ..framework.constant_op import convert_to_tensor, register_tensor_conversion_function
 from ..framework.graph import GraphKeys, Tensor, get_default_graph, get_default_session, name_scope
 from ..framework.op_util import apply_op
-from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
+from ..framework.tensor_shape import as_shape, unknown_shape
 from . import state_ops
 
 __all__ = ["Variable", "VariableSynchronization", "VariableAggregation",
@@ -405,13 +405,6 @@ def is_variable_initialized(variable):
     return state_ops.is_variable_initialized(variable)
 
 
-def _names_shape(op):
-    return [TensorShape([None])]
-
-
-registry.register_op("ReportUninitialized", shape_fn=_names_shape)
-registry.no_gradient("ReportUninitialized")
-
 
 def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
     """A 1-D string tensor with the names of the variables in `var_list` (default: all global and
@@ -421,14 +414,18 @@ def report_uninitialized_variables(var_list=None, name="report_uninitialized_var
         var_list = global_variables() + local_variables()
         if not var_list:
             var_list = [op._outputs[0] for op in g.get_operations() if op.type == "VariableV2"]
+    from ..framework.constant_op import constant
+    from . import array_ops, math_ops
+    # TF's graph: IsVariableInitialized per variable, stack, LogicalNot, the names as a Const,
+    # boolean_mask (the check ops and the mask on the CPU).
     with g.as_default(), name_scope(name):
-        if not var_list:
-            from ..framework.constant_op import constant
-            return constant([], dtype=_dtypes.string)
         flags = [state_ops.is_variable_initialized(v) for v in var_list]
-        names = [(v.op.name if isinstance(v, (Variable, Tensor)) else str(v)) for v in var_list]
-        return apply_op("ReportUninitialized", flags, [_dtypes.string], "boolean_mask",
-                        attrs={"names": names})
+        with g.device("/cpu:0"):
+            if not var_list:
+                return constant([], dtype=_dtypes.string)
+            mask = math_ops.logical_not(array_ops.stack(flags))
+            names = constant([v.op.name for v in var_list])
+            return array_ops.boolean_mask(names, mask)
 
 
 def assert_variables_initialized(var_list=None):

@@ -204,3 +204,21 @@ def test_gradients_with_respect_to_variable():
         sess.run(v.initializer)
         np.testing.assert_allclose(sess.run(g), [2.0, 4.0])
 
+
+
+def test_report_uninitialized_variables_graph_as_tf():
+    # Names, types and colocation recorded from TF 2.21.
+    v = tf.Variable(1.0, name="v")
+    w = tf.get_variable("w", [2])
+    r = tf.report_uninitialized_variables()
+    assert (r.name, r.dtype, r.shape.as_list()) == (
+        "report_uninitialized_variables/boolean_mask/GatherV2:0", tf.string, [None])
+    g = tf.get_default_graph()
+    init = g.get_operation_by_name("report_uninitialized_variables/IsVariableInitialized_1")
+    assert init.colocation_groups() == [b"loc:@w"]
+    assert g.get_operation_by_name("report_uninitialized_variables/LogicalNot").inputs[0].op.type == "Pack"
+    with tf.Session() as sess:
+        assert list(sess.run(r)) == [b"v", b"w"]
+        sess.run(v.initializer)
+        assert list(sess.run(r)) == [b"w"]
+        assert list(sess.run(tf.report_uninitialized_variables([v]))) == []

@@ -59,7 +59,7 @@ def _assign(op, ctx):
 def _check_same_shape(cur, value):
     if cur.shape != np.shape(value):
         raise errors.InvalidArgumentError(
-            None, None, f"Parameters and update must be the same size")
+            None, None, "Parameters and update must be the same size")
 
 
 @register_kernel("AssignAdd")
@@ -235,15 +235,6 @@ def _initialized_value(op, ctx):
         v = cell.value
         return initial_value if v is None else v
     return initialized_value
-
-
-@register_kernel("ReportUninitialized")
-def _report_uninitialized(op, ctx):
-    names = [n.encode() for n in op._get_attr("names")]
-
-    def report(*flags):
-        return np.array([n for n, f in zip(names, flags) if not f], dtype=object)
-    return report
 
 
 @register_kernel("AssertVariablesInitialized")
