@@ -14,21 +14,32 @@ def linear(x):
 
 
 def relu(x, alpha=0.0, max_value=None, threshold=0.0):
-    """max(x, threshold) (below it: alpha * (x - threshold)), capped at max_value."""
+    """max(x, 0), or x where x > threshold (else 0); capped at max_value; minus
+    alpha * relu(threshold - x) below the threshold (TF's keras backend relu, op for op)."""
     m, nn = _m()
-    if alpha == 0.0 and threshold == 0.0:
-        if max_value == 6:
-            return nn.relu6(x)
-        out = nn.relu(x)
-        if max_value is not None:
-            out = m.minimum(out, max_value)
-        return out
-    if threshold != 0.0:
-        raise NotImplementedError("keras relu with a threshold is not supported yet")
-    out = nn.leaky_relu(x, alpha=alpha)
-    if max_value is not None:
-        out = m.minimum(out, max_value)
-    return out
+    from ..framework.constant_op import convert_to_tensor
+    x = convert_to_tensor(x)
+    dtype = x.dtype.base_dtype
+    negative_part = None
+    if alpha != 0.0:
+        if max_value is None and threshold == 0:
+            return nn.leaky_relu(x, alpha=alpha)
+        negative_part = nn.relu(-x + threshold) if threshold != 0 else nn.relu(-x)
+    clip_max = max_value is not None
+    if threshold != 0:
+        x = x * m.cast(m.greater(x, threshold), dtype)
+    elif max_value == 6:
+        x = nn.relu6(x)
+        clip_max = False
+    else:
+        x = nn.relu(x)
+    if clip_max:
+        from ..ops.math_compare_ops import clip_by_value
+        x = clip_by_value(x, convert_to_tensor(0, dtype=dtype),
+                          convert_to_tensor(max_value, dtype=dtype))
+    if negative_part is not None:
+        x -= convert_to_tensor(alpha, dtype=dtype) * negative_part
+    return x
 
 
 def sigmoid(x):
@@ -81,12 +92,36 @@ def hard_sigmoid(x):
     return math_ops.clip_by_value(0.2 * x + 0.5, 0.0, 1.0)
 
 
-def gelu(x, approximate=False):
-    raise NotImplementedError("tf.keras.activations.gelu is not supported yet")
+def _gelu(x, approximate=False):
+    """GELU (reachable by name: TF 2.21's v1 `tf.keras.activations` has no `gelu` attribute, but
+    `get("gelu")` / `activation="gelu"` work): x P(X <= x) for X ~ N(0, 1): 0.5 x erfc(-x / sqrt(2)); approximate: 0.5 x (1 +
+    tanh(sqrt(2 / pi) (x + 0.044715 x^3))), as tf.nn.gelu."""
+    from ..framework.constant_op import convert_to_tensor
+    from ..framework.graph import name_scope
+    from ..ops import math_extra_ops
+    m = _m()[0]
+    with name_scope("Gelu"):
+        x = convert_to_tensor(x, name="features")
+        if not x.dtype.is_floating:
+            raise ValueError("`features.dtype` must be a floating point tensor."
+                             f"Received:features.dtype={x.dtype}")
+        if approximate:
+            coeff = m.cast(0.044715, x.dtype)
+            return 0.5 * x * (1.0 + m.tanh(0.7978845608028654 * (x + coeff * m.pow(x, 3))))
+        return 0.5 * x * math_extra_ops.erfc(-x * m.cast(0.7071067811865476, x.dtype))
+
+
+_gelu.__name__ = "gelu"
+
+
+def mish(x):
+    """x tanh(softplus(x))."""
+    m, nn = _m()
+    return x * m.tanh(nn.softplus(x))
 
 
 _BY_NAME = {f.__name__: f for f in (linear, relu, sigmoid, tanh, softmax, elu, selu, softplus,
-                                       softsign, swish, exponential, hard_sigmoid)}
+                                       softsign, swish, exponential, hard_sigmoid, _gelu, mish)}
 
 
 def get(identifier):
