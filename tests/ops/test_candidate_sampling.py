@@ -110,3 +110,61 @@ def test_compute_accidental_hits():
         r = sess.run(tf.nn.compute_accidental_hits(tf.constant([[1, 2], [5, 0]], tf.int64),
                                                    tf.constant([2, 2, 5, 7], tf.int64), 2))
     assert r.indices.tolist() == [0, 1] and r.ids.tolist() == [1, 2]     # recorded from TF
+
+
+# -- TF's random streams: values recorded from real TensorFlow 2.21 compat.v1 -------------------
+
+_TC = [[1, 2], [5, 3], [7, 0]]
+_UNIGRAMS = [5., 3, 1, 7, 2, 2, 8, 1, 1, 4]
+
+
+def test_seeded_samplers_give_tf_values():
+    tc1 = tf.constant([[1], [5], [7]], tf.int64)
+    u = tf.nn.uniform_candidate_sampler(tc1, 1, 6, True, 20, seed=3)
+    lu = tf.nn.log_uniform_candidate_sampler(tc1, 1, 6, False, 50, seed=4)
+    with tf.Session() as sess:
+        first, second = sess.run(u), sess.run(u)
+        lu_out = sess.run(lu)
+    assert first.sampled_candidates.tolist() == [15, 0, 3, 8, 17, 14]
+    assert second.sampled_candidates.tolist() == [12, 11, 13, 8, 17, 3]
+    np.testing.assert_array_equal(second.true_expected_count, np.float32(0.3016627))
+    assert lu_out.sampled_candidates.tolist() == [12, 46, 1, 18, 8, 2]
+    np.testing.assert_allclose(lu_out.sampled_expected_count, np.array(  # printed to 8 digits
+        [0.11308941, 0.03212769, 0.6187433, 0.07827401, 0.16078106, 0.43900532], np.float32), rtol=1e-6)
+
+
+def test_fixed_unigram_sampler_tf_values():
+    tc = tf.constant(_TC, tf.int64)
+    s = tf.nn.fixed_unigram_candidate_sampler(tc, 2, 6, True, 10, unigrams=_UNIGRAMS, seed=3)
+    assert type(s).__name__ == "FixedUnigramCandidateSampler"
+    assert s.sampled_candidates.name == "FixedUnigramCandidateSampler:0"
+    with tf.Session() as sess:
+        out = sess.run(s)
+    assert out.sampled_candidates.tolist() == [3, 0, 6, 2, 4, 9]
+    np.testing.assert_allclose(out.true_expected_count, np.array(
+        [[0.4761832, 0.18858103], [0.34581974, 0.8008437], [0.18858103, 0.671577]], np.float32), rtol=1e-6)
+
+
+def test_learned_unigram_sampler_learns_across_runs_like_tf():
+    tc = tf.constant(_TC, tf.int64)
+    s = tf.nn.learned_unigram_candidate_sampler(tc, 2, 5, True, 10, seed=11)
+    with tf.Session() as sess:
+        runs = [sess.run(s) for _ in range(2)]
+    assert runs[0].sampled_candidates.tolist() == [1, 2, 9, 3, 4]
+    np.testing.assert_array_equal(runs[0].sampled_expected_count, np.float32(0.5217031))
+    assert runs[1].sampled_candidates.tolist() == [1, 9, 4, 6, 3]  # counts now include the true classes
+    np.testing.assert_array_equal(runs[1].sampled_expected_count,
+                                  np.array([0.625, 0.3125, 0.3125, 0.3125, 0.625], np.float32))
+
+
+def test_all_candidate_sampler_and_range_errors():
+    tc = tf.constant(_TC, tf.int64)
+    a = tf.random.all_candidate_sampler(tc, 2, 8, True, seed=1)
+    bad = tf.nn.all_candidate_sampler(tc, 2, 5, True)
+    with tf.Session() as sess:
+        out = sess.run(a)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="out of range"):
+            sess.run(bad)
+    assert out.sampled_candidates.tolist() == list(range(8))
+    np.testing.assert_array_equal(out.true_expected_count, np.ones((3, 2), np.float32))
+    np.testing.assert_array_equal(out.sampled_expected_count, np.ones(8, np.float32))
