@@ -7,7 +7,9 @@ from .ops.random_ops import random_poisson as poisson
 from .ops.random_ops import random_shuffle as shuffle
 from .ops.random_ops import random_uniform as uniform
 from .ops.random_ops import truncated_normal
-from .ops.candidate_sampling_ops import log_uniform_candidate_sampler, uniform_candidate_sampler  # noqa: E402,F401
+from .ops.candidate_sampling_ops import (all_candidate_sampler, fixed_unigram_candidate_sampler,  # noqa: E402,F401
+                                        learned_unigram_candidate_sampler, log_uniform_candidate_sampler,
+                                        uniform_candidate_sampler)
 
 __all__ = ["categorical", "get_seed", "multinomial", "set_random_seed", "gamma", "normal", "poisson",
            "shuffle", "uniform", "truncated_normal", "stateless_categorical", "stateless_multinomial",
