@@ -427,6 +427,8 @@ class Graph:
         try:
             out_shapes = shape_fn(op)
         except (ValueError, TypeError) as e:
+            if getattr(e, "_no_node_context", False):  # raised outside TF's shape function proper
+                raise
             inputs = ", ".join(t._as_node_def_input() for t in op._inputs)
             raise type(e)(f"{e} for '{{{{node {op._name}}}}} = {op._type}[{_attr_summary(op._attrs)}]({inputs})' "
                           f"with input shapes: {', '.join(_shape_summary(t._shape) for t in op._inputs)}"

@@ -355,6 +355,14 @@ def note_input_partial_shape(index, dims):
         log[index] = ("shape", [None if d is None or d < 0 else d for d in dims])
 
 
+def shape_tensor_value_error(value):
+    """TF's error for a shape tensor holding a value below -1. TF's shape refiner raises it while
+    evaluating the tensor, outside the shape function, so it carries no node context."""
+    e = ValueError(f"Invalid value in tensor used for shape: {value}")
+    e._no_node_context = True
+    return e
+
+
 def _summarize_value(value, max_values=256):
     """A tensor value as TF's Tensor::SummarizeValue prints it: `3`, `1 2`, `[1 2][3 4]`."""
     import numpy as np
