@@ -23,7 +23,7 @@ class DType:
         self._base = base if base is not None else self
 
     name = property(lambda self: self._name)
-    as_numpy_dtype = property(lambda self: self._np.type if self._np is not None else object)
+    as_numpy_dtype = property(lambda self: self._np.type if self._np is not None else _QNP.get(self._base._name, object))
     base_dtype = property(lambda self: self._base)
     real_dtype = property(lambda self: _REAL.get(self._base, self))  # complex64 -> float32, as TF
     is_bool = property(lambda self: self._base is bool_)
@@ -129,6 +129,9 @@ _SPECS = [
     ("quint16", None, 16),
 ]
 
+# TF's NumPy stand-ins for the quantized types: structured dtypes over the storage integer.
+_QNP = {n: np.dtype([(n, t)]) for n, t in [("qint8", np.int8), ("quint8", np.uint8), ("qint16", np.int16),
+                                          ("quint16", np.uint16), ("qint32", np.int32)]}
 _BY_NAME = {}
 _REF = {}
 _ENUM = {}
