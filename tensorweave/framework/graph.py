@@ -14,7 +14,9 @@ import traceback
 
 from . import dtypes as _dtypes
 from . import registry
-from .tensor_shape import TensorShape, as_shape, unknown_shape, _begin_input_reads, _input_reads_summary
+from .tensor_shape import (
+    TensorShape, as_shape, inference_merge_error, unknown_shape, _begin_input_reads, _input_reads_summary,
+)
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
@@ -104,7 +106,7 @@ class Tensor:
         """Merges `shape` into the static shape (ValueError if incompatible)."""
         shape = as_shape(shape)
         if not self._shape.is_compatible_with(shape):
-            raise ValueError(f"Tensor's shape {self._shape} is not compatible with supplied shape {shape}")
+            raise ValueError(inference_merge_error(self._shape, shape))  # TF's C API merge message
         self._shape = self._shape.merge_with(shape)
 
     def consumers(self):

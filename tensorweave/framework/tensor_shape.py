@@ -355,6 +355,27 @@ def note_input_partial_shape(index, dims):
         log[index] = ("shape", [None if d is None or d < 0 else d for d in dims])
 
 
+def _dims_summary(shape):
+    return "?" if shape.ndims is None else "[" + ",".join(
+        "?" if d is None else str(d) for d in shape.as_list()) + "]"
+
+
+def inference_merge_error(a, b):
+    """TF's InferenceContext::Merge message for shapes `a` and `b` that do not merge, or None
+    when they do: "Shapes must be equal rank, but are 2 and 1" / "Dimension 0 in both shapes
+    must be equal, but are 2 and 3. Shapes are [2,3] and [3,3]."."""
+    a, b = as_shape(a), as_shape(b)
+    if a.ndims is None or b.ndims is None:
+        return None
+    if a.ndims != b.ndims:
+        return f"Shapes must be equal rank, but are {a.ndims} and {b.ndims}"
+    for i, (x, y) in enumerate(zip(a.as_list(), b.as_list())):
+        if x is not None and y is not None and x != y:
+            return (f"Dimension {i} in both shapes must be equal, but are {x} and {y}. "
+                    f"Shapes are {_dims_summary(a)} and {_dims_summary(b)}.")
+    return None
+
+
 def shape_tensor_value_error(value):
     """TF's error for a shape tensor holding a value below -1. TF's shape refiner raises it while
     evaluating the tensor, outside the shape function, so it carries no node context."""
