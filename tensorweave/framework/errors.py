@@ -49,7 +49,30 @@ class OpError(Exception):
         return type(self), (self._node_def, self._op, self._message)
 
     def __str__(self):
-        return self._message
+        # TF 2.x appends the failed op's creation stack to str(e) (not to e.message).
+        stack = getattr(self._op, "_stack", None)
+        if not stack or not self._message.startswith(_GRAPH_EXECUTION_ERROR):
+            return self._message
+        return (f"{self._message}\n\nOriginal stack trace for '{self._op.name}':\n"
+                + "".join(f'  File "{fn}", line {line}, in {name}\n' for fn, line, name in stack))
+
+
+_GRAPH_EXECUTION_ERROR = "Graph execution error:\n\n"
+
+
+def is_graph_execution_message(message):
+    return message.startswith(_GRAPH_EXECUTION_ERROR)
+
+
+def graph_execution_message(message, node_name=None, stack=()):
+    """A run-time error's message as TF 2.x's Session.run words it: "Graph execution error:",
+    then (when the failed node is known) where it was defined and the node's name, then the
+    kernel's message, then the node tag "[[{{node x}}]]"."""
+    if node_name is None:
+        return _GRAPH_EXECUTION_ERROR + message
+    where = "".join(f'    File "{fn}", line {line}, in {name}\n' for fn, line, name in stack)
+    return (f"{_GRAPH_EXECUTION_ERROR}Detected at node '{node_name}' defined at (most recent call last):\n"
+            f"{where}Node: '{node_name}'\n{message}\n\t [[{{{{node {node_name}}}}}]]")
 
 
 def _subclass(name, code, doc):

@@ -32,8 +32,9 @@ __all__ = ["as_graph_def", "import_graph_def", "write_graph", "node_def", "make_
            "make_ndarray", "attr_to_proto", "attr_from_proto", "shape_to_proto", "shape_from_proto",
            "GRAPH_DEF_VERSION", "GRAPH_DEF_VERSION_MIN_CONSUMER", "FunctionLibrary", "function_def"]
 
-# TensorFlow 1.15's graph version numbers (what TF1 programs' GraphDefs carry).
-GRAPH_DEF_VERSION = 134
+# The graph version numbers TensorFlow 2.21's compat.v1 writes (tf.version.GRAPH_DEF_VERSION): the
+# reference tensorweave's printed GraphDefs and MetaGraphDefs are compared against.
+GRAPH_DEF_VERSION = 2474
 GRAPH_DEF_VERSION_MIN_CONSUMER = 0
 _OUTPUT_TYPES = "_output_types"
 _UNSERIALIZABLE = "<unserializable "

@@ -122,9 +122,10 @@ def _fetch_scalar(value):
 class Plan:
     """A compiled step: `run(step, feed_values)` returns the fetched values (a list)."""
 
-    def __init__(self, fn, line_ops, filename, source, needs_step, splits=False):
+    def __init__(self, fn, line_ops, filename, source, needs_step, splits=False, retvals=None):
         self._fn = fn
         self._line_ops = line_ops
+        self._retvals = retvals or {}
         self._filename = filename
         self.source = source
         self.needs_step = needs_step
@@ -141,16 +142,29 @@ class Plan:
                                                                     ArithmeticError)) else e)
 
     def _failed_op(self, exc):
+        """The op whose line of this plan raised `exc` (None if it did not come from here)."""
+        return self._line_ops.get(self._failed_line(exc))
+
+    def _failed_line(self, exc):
         tb = exc.__traceback__
-        op = None
+        line = None
         while tb is not None:
             if tb.tb_frame.f_code.co_filename == self._filename:
-                op = self._line_ops.get(tb.tb_lineno)
+                line = tb.tb_lineno
             tb = tb.tb_next
-        return op
+        return line
 
     def _translate(self, exc):
-        op = self._failed_op(exc)
+        if isinstance(exc, errors.OpError) and errors.is_graph_execution_message(exc.message):
+            return exc      # already translated (by a nested plan: a branch, a loop body)
+        line = self._failed_line(exc)
+        if isinstance(exc, errors.OpError) and exc.op is None and line in self._retvals:
+            # Reading an uninitialized variable to fetch it: TF names its fetch node, no op.
+            return type(exc)(None, None, errors.graph_execution_message(
+                f"{exc.message}\n\t [[{{{{node {self._retvals[line]}}}}}]]"))
+        op = (exc.op if isinstance(exc, errors.OpError) else None) or self._line_ops.get(line)
+        if isinstance(exc, errors.FailedPreconditionError) and op is not None:
+            op = _uninitialized_reader(op, exc.message)
         if isinstance(exc, errors.OpError):
             cls, msg = type(exc), exc.message
         elif isinstance(exc, (ValueError, IndexError, ArithmeticError)):
@@ -159,11 +173,20 @@ class Plan:
             cls, msg = errors.ResourceExhaustedError, f"OOM when allocating tensor: {exc}"
         else:
             cls, msg = errors.InternalError, f"{type(exc).__name__}: {exc}"
-        if op is not None:
-            fn, line = op._traceback
-            msg = (f"{msg}\n\t [[{{{{node {op.name}}}}} = {op.type}, device "
-                   f"{op.device or '/device:CPU:0'}, defined at {fn}:{line}]]")
-        return cls(op.node_def if op is not None else None, op, msg)
+        if op is None:
+            return cls(None, None, errors.graph_execution_message(msg))
+        return cls(op.node_def, op, errors.graph_execution_message(msg, op.name, getattr(op, "_stack", ())))
+
+
+def _uninitialized_reader(op, message):
+    """The op that read the uninitialized variable `message` names: a reference variable's
+    `<var>/read` Identity is forwarded into its consumers' calls, but TF names the Identity."""
+    for t in op._inputs:
+        src = t._op
+        if src._type == "Identity" and src._inputs and src._inputs[0]._dtype._is_ref_dtype and \
+                message == f"Attempting to use uninitialized value {src._inputs[0]._op._name}":
+            return src
+    return op
 
 
 _BROADCAST = re.compile(r"operands could not be broadcast together with shapes \(([^)]*)\) \(([^)]*)\)")
@@ -207,14 +230,15 @@ def _readonly(value):
 class _Line:
     """One statement of the generated step: a kernel call (or a fetch copy) for `op`."""
 
-    __slots__ = ("op", "lhs", "call", "reads", "parallel")
+    __slots__ = ("op", "lhs", "call", "reads", "parallel", "retval")
 
-    def __init__(self, op, lhs, call, reads, parallel=False):
+    def __init__(self, op, lhs, call, reads, parallel=False, retval=None):
         self.op = op
         self.lhs = lhs          # assignment target ("v3_0", "v3_0, _,") or "" for none
         self.call = call        # "k3(v1_0, _deref(v2_0))"
         self.reads = reads      # the locals the call reads
         self.parallel = parallel
+        self.retval = retval    # a fetch copy: TF's name for the fetch node ("_retval_v_0_1")
 
 
 _LOCAL = re.compile(r"\b([vr]\d+_\d+|r\d+|f\d+)\b")
@@ -342,7 +366,9 @@ def compile_plan(fetches, feeds, ctx, order=None, trace=False):
             ret.append(expr[f])  # a fed tensor is fetched as the fed array, 0-d included (as TF)
         elif f._dtype._is_ref_dtype or shared.get(f, False):
             name = f"r{len(ret)}"
-            lines.append(_Line(f._op, name, f"_fetch_copy({expr[f]})", set(_LOCAL.findall(expr[f]))))
+            retval = f"_retval_{f._op._name}_{f._value_index}_{len(ret)}"
+            lines.append(_Line(f._op, name, f"_fetch_copy({expr[f]})", set(_LOCAL.findall(expr[f])),
+                               retval=retval))
             ret.append(name)
         elif f._shape.ndims != 0 and f._shape.ndims is not None:
             ret.append(expr[f])
@@ -375,6 +401,7 @@ def _emit(lines, ret, ret_reads, n_feeds, globs, needs_step, trace=False):
     filename = f"<tensorweave plan {next(_plan_ids)}>"
     src = [f"def _plan(step{''.join(f', f{i}' for i in range(n_feeds))}):"]
     line_ops = {}
+    retvals = {}
     pending = {}  # future name -> (line, names it yields)
 
     def join(fut):
@@ -399,6 +426,8 @@ def _emit(lines, ret, ret_reads, n_feeds, globs, needs_step, trace=False):
         else:
             src.append(f"    {line.lhs} = {line.call}" if line.lhs else f"    {line.call}")
         line_ops[len(src)] = line.op
+        if line.retval is not None:
+            retvals[len(src)] = line.retval
         if i in frees:
             src.append("    del " + ", ".join(frees[i]))
     for fut in list(pending):
@@ -409,7 +438,7 @@ def _emit(lines, ret, ret_reads, n_feeds, globs, needs_step, trace=False):
     namespace = dict(globs)
     exec(code, namespace)  # noqa: S102 - our own generated code, built from kernel names only
     splits = any(line.op.type in SPLITTING_OP_TYPES for line in lines)
-    return Plan(namespace["_plan"], line_ops, filename, source, needs_step, splits)
+    return Plan(namespace["_plan"], line_ops, filename, source, needs_step, splits, retvals)
 
 
 def _unsubmit(call):

@@ -57,6 +57,23 @@ def _expand_composite_feeds(feed_dict):
     return out
 
 
+def _feed_array(value, np_dtype):
+    """A feed value as an array of the fed tensor's dtype, converted as TF 2.x converts it: numbers
+    through np.asarray(v).astype(dtype) (so NumPy's conversion errors read the same, and overflow
+    wraps), a Python int that the dtype cannot hold being a TypeError."""
+    if type(value) is np.ndarray and value.dtype == np_dtype:
+        return value
+    if isinstance(value, int) and np_dtype is not object:
+        converted = np_dtype(np.array(value).astype(np_dtype))
+        if converted != value:
+            raise TypeError(f"Type of feed value {value} with type {type(value)} is not compatible with "
+                            f"Tensor type {np_dtype}. Try explicitly setting the type of the feed tensor "
+                            "to a larger type (e.g. int64).")
+    if np_dtype is not object and np.issubdtype(np_dtype, np.number):
+        return np.asarray(value).astype(np_dtype, copy=False)
+    return np.asarray(value, dtype=np_dtype)
+
+
 class _Fetches:
     """Flattens a nested fetch structure into unique graph elements and rebuilds the results."""
 
@@ -238,10 +255,7 @@ class BaseSession:
                                 "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles. "
                                 "For reference, the tensor object was " + str(v) + " which was passed to "
                                 "the argument `feed_dict` with key " + str(key) + ".")
-            try:
-                a = np.asarray(v, dtype=np_dtype)
-            except (ValueError, TypeError, OverflowError) as e:
-                raise ValueError(f"Cannot feed value {v!r} for Tensor {tensor.name}: {e}") from None
+            a = _feed_array(v, np_dtype)
             if shape is not None:
                 s = a.shape
                 if len(s) != len(shape) or any(d is not None and d != x for d, x in zip(shape, s)):
