@@ -339,3 +339,40 @@ def test_training_ops_are_not_differentiable():
     w = _var(np.array([1.0, 2.0], np.float32), "w")
     up = to.apply_gradient_descent(w, 0.1, [1.0, 2.0])
     assert tf.gradients(up, [w]) == [None]
+
+
+def test_apply_adam_rounds_as_tf():
+    # TF's CPU kernel computes var -= (m * alpha) / (sqrt(v) + eps); dividing first rounds
+    # differently in ~2% of float32 entries (checked against TF 2.21's ResourceApplyAdam).
+    rng = np.random.RandomState(0)
+    var0 = rng.randn(2000).astype(np.float32)
+    m0 = (rng.randn(2000) * 0.1).astype(np.float32)
+    v0 = (rng.rand(2000) * 0.1).astype(np.float32)
+    g = rng.randn(2000).astype(np.float32)
+    f = np.float32
+    b1p, b2p, lr, b1, b2, eps = f(0.729), f(0.997), f(0.1), f(0.9), f(0.999), f(1e-8)
+    var, m, v = tf.Variable(var0), tf.Variable(m0), tf.Variable(v0)
+    upd = to.apply_adam(var, m, v, b1p, b2p, lr, b1, b2, eps, g)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        got = sess.run(upd)
+    one = f(1)
+    alpha = lr * np.sqrt(one - b2p) / (one - b1p)
+    m1 = m0 + (g - m0) * (one - b1)
+    v1 = v0 + (g * g - v0) * (one - b2)
+    np.testing.assert_array_equal(got, var0 - (m1 * alpha) / (np.sqrt(v1) + eps))
+
+
+def test_apply_adagrad_da_zero_accumulator_gives_negative_zero():
+    # TF: var = (-lr * sign(g_acc)) * max(|g_acc| - step*l1, 0) / denom, so g_acc == 0 -> -0.0
+    # (AdagradDAOptimizer runs recorded from TF 2.21 print -0. for such entries).
+    var = tf.Variable([1.0, 2.0, 3.0])
+    ga = tf.Variable([0.5, 0.0, -0.5])
+    gsa = tf.Variable([1.0, 1.0, 1.0])
+    upd = to.apply_adagrad_da(var, ga, gsa, np.float32([0.0, 0.0, 0.0]), np.float32(0.1), np.float32(0.01),
+                              np.float32(0.0), np.int64(1))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        got = sess.run(upd)
+    assert np.signbit(got[1]) and got[1] == 0.0
+    np.testing.assert_allclose(got[[0, 2]], [-0.049, 0.049], rtol=1e-6)

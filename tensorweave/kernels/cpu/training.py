@@ -389,11 +389,11 @@ def _adam_fns(op):
             np.add(t, epsilon, out=t)
             np.divide(t2, t, out=t)
         else:
-            # var -= (m * alpha) / (sqrt(v) + epsilon)
+            # var -= (m * alpha) / (sqrt(v) + epsilon), in that order (TF's rounding)
+            t2 = np.multiply(m, alpha, out=_tmp(m))
             np.sqrt(v, out=t)
             np.add(t, epsilon, out=t)
-            np.divide(m, t, out=t)
-            np.multiply(t, alpha, out=t)
+            np.divide(t2, t, out=t)
         np.subtract(var, t, out=var)
     return dense, None
 
@@ -528,8 +528,10 @@ def _adagrad_da(values, scalars, grad):
         t = np.abs(g_acc)
         np.subtract(t, step * l1, out=t)
         np.maximum(t, 0, out=t)
-        np.multiply(np.sign(-g_acc), t, out=t)
-        np.multiply(t, lr, out=t)
+        # TF's order, (-lr * sign(g_acc)) * t: an entry with g_acc == 0 becomes -0.0, as in TF
+        sgn = np.sign(g_acc)
+        np.multiply(sgn, -lr, out=sgn)
+        np.multiply(sgn, t, out=t)
     else:
         t = np.multiply(g_acc, lr)
         np.negative(t, out=t)
