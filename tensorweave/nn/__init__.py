@@ -47,6 +47,8 @@ _ELSEWHERE = {
     "conv1d_transpose": ("nn_extra2", "conv1d_transpose"),
     "depthwise_conv2d_backprop_filter": ("nn_extra2", "depthwise_conv2d_backprop_filter"),
     "depthwise_conv2d_backprop_input": ("nn_extra2", "depthwise_conv2d_backprop_input"),
+    "fractional_max_pool": ("nn_fractional_pool_ops", "fractional_max_pool"),
+    "fractional_avg_pool": ("nn_fractional_pool_ops", "fractional_avg_pool"),
     "dilation2d": ("nn_morphology_ops", "dilation2d"), "erosion2d": ("nn_morphology_ops", "erosion2d"),
 }
 

@@ -305,3 +305,168 @@ def _max_pool_grad_with_argmax(op, ctx):
         dx = np.bincount(idx.reshape(-1), weights=g.reshape(-1), minlength=x.size)
         return dx.astype(g.dtype).reshape(x.shape)
     return max_pool_grad_with_argmax
+
+
+# -- fractional pooling (Graham, "Fractional Max-Pooling") -------------------------------------
+#
+# The pooling sequences come from the op's Philox stream exactly as TF's GeneratePoolingSequence
+# draws them (rows first, then columns), so seeded programs get TF's regions. The pooling itself
+# loops over the offsets inside a region (a handful) for all output cells at once, adding in TF's
+# row-major order so float sums round as TF's do.
+
+def _pooling_sequence(stream, n_in, n_out, pseudo_random):
+    from .random import _words, uint64_to_double
+    if pseudo_random:
+        alpha = n_in / n_out
+        k = n_in // n_out
+        max_u = min((k + 2) / alpha - 1, (n_in + 1 - k) / alpha - (n_out - 1))
+        w = _words(stream, stream.reserve(1), 2)  # ReserveSamples32(2): one block, RandDouble
+        u = float(uint64_to_double(w[0:1], w[1:2])[0]) * max_u
+        cum = [1] + [int(np.ceil(alpha * (i + u))) for i in range(1, n_out)] + [n_in + 1]
+        diff = [cum[i + 1] - cum[i] for i in range(n_out)]
+    else:
+        k, spots = divmod(n_in, n_out)
+        diff = [k + 1] * spots + [k] * (n_out - spots)
+        w = _words(stream, stream.reserve(-(-n_out // 4)), n_out).tolist()
+        for i in range(n_out - 1):  # TF's RandomShuffle: i swaps with i + sample % (n - i)
+            j = i + w[i] % (n_out - i)
+            diff[i], diff[j] = diff[j], diff[i]
+    return np.concatenate([[0], np.cumsum(diff)]).astype(np.int64)
+
+
+def _regions(seq, n_in, overlapping):
+    """Per output cell: (start, length) along one axis, ends clipped to the input."""
+    seq = np.asarray(seq, np.int64)
+    start = seq[:-1]
+    end = np.minimum(seq[1:] if overlapping else seq[1:] - 1, n_in - 1)
+    return start, end - start + 1
+
+
+def _fractional_walk(x, rows, cols, overlapping):
+    """Yields (valid mask [oh, ow], row index [oh, 1], col index [1, ow]) per region offset, in
+    TF's order (row offsets outer, column offsets inner)."""
+    (rs, rl), (cs, cl) = _regions(rows, x.shape[1], overlapping), _regions(cols, x.shape[2], overlapping)
+    for dh in range(int(rl.max(initial=0))):
+        for dw in range(int(cl.max(initial=0))):
+            valid = (dh < rl)[:, None] & (dw < cl)[None, :]
+            r = np.minimum(rs + dh, x.shape[1] - 1)[:, None]
+            c = np.minimum(cs + dw, x.shape[2] - 1)[None, :]
+            yield valid, r, c
+
+
+def _check_sequences(x, rows, cols):
+    if x.ndim != 4:
+        raise errors.InvalidArgumentError(None, None, "tensor_in must be 4-dimensional")
+    for seq, n in ((rows, x.shape[1]), (cols, x.shape[2])):
+        if seq.size < 2 or seq[0] < 0 or seq[-1] > n or np.any(np.diff(seq) < 0):
+            raise errors.InvalidArgumentError(None, None, "Pooling sequence is not valid for the input.")
+
+
+def _fractional_setup(op, ctx):
+    from .random import _stream
+    stream = _stream(op, ctx)
+    ratio = list(op._get_attr("pooling_ratio"))
+    pseudo, overlapping = op._get_attr("pseudo_random"), op._get_attr("overlapping")
+    deterministic = op._get_attr("deterministic")
+    if not deterministic and (op._get_attr("seed") or op._get_attr("seed2")):
+        raise errors.InvalidArgumentError(None, None, "Both seed and seed2 should be 0 if deterministic is false.")
+    # TF's kernel (one per op and session) keeps a deterministic op's first regions: so do we, in
+    # the session's resources, which every plan running this op shares
+    cache = ctx.resources.lookup_or_create("fractional_pool", op.name, dict)
+
+    def sequences(x):
+        if x.ndim != 4:
+            raise errors.InvalidArgumentError(None, None, "tensor_in must be 4-dimensional")
+        out = [int(np.floor(d / r)) for d, r in zip(x.shape, ratio)]
+        if any(o <= 0 for o in out):
+            raise errors.InvalidArgumentError(None, None, "Output size must be positive; the pooling ratio is "
+                                                          "larger than the input.")
+        if deterministic and "seq" in cache:  # TF keeps the first regions of a deterministic op
+            return out, cache["seq"]
+        seq = (_pooling_sequence(stream, x.shape[1], out[1], pseudo),
+               _pooling_sequence(stream, x.shape[2], out[2], pseudo))
+        if deterministic:
+            cache["seq"] = seq
+        return out, seq
+    return sequences, overlapping
+
+
+@register_kernel("FractionalMaxPool")
+def _fractional_max_pool(op, ctx):
+    sequences, overlapping = _fractional_setup(op, ctx)
+
+    def fractional_max_pool(x):
+        x = np.asarray(x)
+        out, (rows, cols) = sequences(x)
+        y = np.full((x.shape[0], out[1], out[2], x.shape[3]), _lowest(x.dtype), x.dtype)
+        for valid, r, c in _fractional_walk(x, rows, cols, overlapping):
+            y = np.where(valid[None, :, :, None], np.maximum(y, x[:, r, c, :]), y)
+        return y, rows, cols
+    return fractional_max_pool
+
+
+@register_kernel("FractionalMaxPoolGrad")
+def _fractional_max_pool_grad(op, ctx):
+    overlapping = op._get_attr("overlapping")
+
+    def fractional_max_pool_grad(x, y, g, rows, cols):
+        x, g = np.asarray(x), np.asarray(g)
+        rows, cols = np.asarray(rows, np.int64), np.asarray(cols, np.int64)
+        _check_sequences(x, rows, cols)
+        n, c_ = x.shape[0], x.shape[3]
+        best = np.full(g.shape, _lowest(x.dtype), x.dtype)
+        arg_r = np.full(g.shape, -1, np.int64)
+        arg_c = np.full(g.shape, -1, np.int64)
+        for valid, r, c in _fractional_walk(x, rows, cols, overlapping):
+            v = x[:, r, c, :]
+            take = valid[None, :, :, None] & ((best < v) | (arg_r < 0))  # the first maximum wins
+            best = np.where(take, v, best)
+            arg_r = np.where(take, np.broadcast_to(r[None, :, :, None], take.shape), arg_r)
+            arg_c = np.where(take, np.broadcast_to(c[None, :, :, None], take.shape), arg_c)
+        dx = np.zeros(x.shape, g.dtype)
+        b = np.broadcast_to(np.arange(n)[:, None, None, None], g.shape)
+        d = np.broadcast_to(np.arange(c_)[None, None, None, :], g.shape)
+        np.add.at(dx, (b, arg_r, arg_c, d), g)
+        return dx
+    return fractional_max_pool_grad
+
+
+@register_kernel("FractionalAvgPool")
+def _fractional_avg_pool(op, ctx):
+    sequences, overlapping = _fractional_setup(op, ctx)
+
+    def fractional_avg_pool(x):
+        x = np.asarray(x)
+        out, (rows, cols) = sequences(x)
+        acc = np.zeros((x.shape[0], out[1], out[2], x.shape[3]), x.dtype)
+        count = np.zeros((out[1], out[2]), np.int64)
+        for valid, r, c in _fractional_walk(x, rows, cols, overlapping):
+            acc = np.where(valid[None, :, :, None], acc + x[:, r, c, :], acc)
+            count += valid
+        if x.dtype.kind == "f":
+            y = (acc / count[None, :, :, None].astype(x.dtype)).astype(x.dtype)
+        else:
+            y = (acc // count[None, :, :, None]).astype(x.dtype)
+        return y, rows, cols
+    return fractional_avg_pool
+
+
+@register_kernel("FractionalAvgPoolGrad")
+def _fractional_avg_pool_grad(op, ctx):
+    overlapping = op._get_attr("overlapping")
+
+    def fractional_avg_pool_grad(shape, g, rows, cols):
+        shape = [int(d) for d in np.asarray(shape).reshape(-1)]
+        g = np.asarray(g)
+        rows, cols = np.asarray(rows, np.int64), np.asarray(cols, np.int64)
+        if len(shape) != 4:
+            raise errors.InvalidArgumentError(None, None, "Original input tensor must be 4-dimensional.")
+        dx = np.zeros(shape, np.float64)  # TF accumulates in double
+        rs, rl = _regions(rows, shape[1], overlapping)
+        cs, cl = _regions(cols, shape[2], overlapping)
+        share = g.astype(np.float64) / (rl[:, None] * cl[None, :])[None, :, :, None]
+        for i in range(rs.size):
+            for j in range(cs.size):
+                dx[:, rs[i]:rs[i] + rl[i], cs[j]:cs[j] + cl[j], :] += share[:, i:i + 1, j:j + 1, :]
+        return dx.astype(g.dtype)
+    return fractional_avg_pool_grad
