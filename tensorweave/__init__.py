@@ -85,6 +85,8 @@ from .platform import tf_logging as logging  # noqa: E402
 from . import initializers, layers, losses, math, nn, random, train  # noqa: E402,A004  (namespaces)
 from . import linalg  # noqa: E402  (tf.linalg: inv, det, cholesky, solve, svd, norm, ...)
 from . import manip  # noqa: E402  (tf.manip: roll)
+from . import quantization  # noqa: E402  (tf.quantization: quantize/dequantize, fake_quant_*)
+from .ops.quantization_ops import *  # noqa: E402,F401,F403  (tf.quantize, tf.dequantize, tf.fake_quant_*)
 from . import bitwise  # noqa: E402  (tf.bitwise: and/or/xor/invert/shifts)
 from . import signal, spectral  # noqa: E402  (tf.signal; TF1's tf.spectral)
 from . import sets  # noqa: E402  (tf.sets: intersection, union, difference, size)
@@ -117,3 +119,11 @@ from .version import (COMPILER_VERSION, GIT_VERSION, GRAPH_DEF_VERSION, GRAPH_DE
                       GRAPH_DEF_VERSION_MIN_PRODUCER)
 from .ops.check_extra_ops import (assert_near, assert_proper_iterable, assert_rank_in,  # noqa: E402,F401
                                   assert_same_float_dtype)
+from . import ragged  # noqa: E402  (tf.ragged; RaggedTensor fetches and dispatch)
+from .ragged import RaggedTensorSpec  # noqa: E402
+from .ragged.ragged_tensor import RaggedTensor  # noqa: E402
+from .ragged.ragged_strings import string_split  # noqa: E402  (result_type='RaggedTensor' too)
+ragged.install()
+from .framework.tensor_spec import (IndexedSlicesSpec, NoneTensorSpec, SparseTensorSpec, TensorSpec,  # noqa: E402
+                                    TypeSpec)
+from .data.specs import OptionalSpec, TensorArraySpec  # noqa: E402
