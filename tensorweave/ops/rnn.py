@@ -178,17 +178,41 @@ def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None, in
         raise TypeError("inputs must be a sequence")
     if not inputs:
         raise ValueError("inputs must not be empty")
-    if sequence_length is not None:
-        raise NotImplementedError("static_bidirectional_rnn(sequence_length=...) needs reverse_sequence, which "
-                                  "tensorweave does not have yet")
     with vs.variable_scope(scope or "bidirectional_rnn"):
         with vs.variable_scope("fw") as fw_scope:
-            output_fw, output_state_fw = static_rnn(cell_fw, inputs, initial_state_fw, dtype, scope=fw_scope)
+            output_fw, output_state_fw = static_rnn(cell_fw, inputs, initial_state_fw, dtype, sequence_length,
+                                                    scope=fw_scope)
         with vs.variable_scope("bw") as bw_scope:
-            tmp, output_state_bw = static_rnn(cell_bw, list(reversed(inputs)), initial_state_bw, dtype,
+            reversed_inputs = _reverse_seq(inputs, sequence_length)
+            tmp, output_state_bw = static_rnn(cell_bw, reversed_inputs, initial_state_bw, dtype, sequence_length,
                                               scope=bw_scope)
-    output_bw = list(reversed(tmp))
+    output_bw = _reverse_seq(tmp, sequence_length)
     flat_fw, flat_bw = nest._flatten(output_fw), nest._flatten(output_bw)
     flat_outputs = tuple(array_ops.concat([fw, bw], 1) for fw, bw in zip(flat_fw, flat_bw))
     outputs = nest._pack_as(output_fw, flat_outputs)
     return outputs, output_state_fw, output_state_bw
+
+
+def _reverse_seq(input_seq, lengths):
+    """The time steps reversed; with `lengths`, only each example's first lengths[b] steps (TF's
+    _reverse_seq: stack, reverse_sequence along time, unstack)."""
+    if lengths is None:
+        return list(reversed(input_seq))
+    from . import array_ops
+    from .sequence_ops import reverse_sequence
+    nest = _nest()
+    flat_input_seq = tuple(nest._flatten(input_) for input_ in input_seq)
+    flat_results = [[] for _ in range(len(input_seq))]
+    for sequence in zip(*flat_input_seq):
+        input_shape = TensorShape(None) if sequence[0].shape.ndims is None else \
+            TensorShape([None] * sequence[0].shape.ndims)
+        for input_ in sequence:
+            input_shape = input_shape.merge_with(input_.shape)
+            input_.set_shape(input_shape)
+        s_joined = array_ops.stack(sequence)
+        s_reversed = reverse_sequence(s_joined, lengths, 0, 1)
+        result = array_ops.unstack(s_reversed)
+        for r, flat_result in zip(result, flat_results):
+            r.set_shape(input_shape)
+            flat_result.append(r)
+    return [nest._pack_as(input_, flat_result) for input_, flat_result in zip(input_seq, flat_results)]

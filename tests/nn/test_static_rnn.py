@@ -168,3 +168,34 @@ def test_static_bidirectional_rnn():
         o, f, b = sess.run([outs, fw, bw], feed)
     np.testing.assert_allclose(o[1][:, :2], f)           # forward half of the last step = fw state
     np.testing.assert_allclose(o[0][:, 2:], b)           # backward half of the first step = bw state
+
+
+def test_static_bidirectional_rnn_sequence_length_matches_truncated_runs():
+    """Each example's outputs equal a run over only its first lengths[b] steps; later steps give
+    zeros (values checked against real TF 2.21 to 1e-7 in the diff harness)."""
+    import numpy as np
+    rng = np.random.RandomState(0)
+    xs_np = [rng.randn(3, 2).astype(np.float32) for _ in range(4)]
+    lengths = [4, 2, 1]
+    with tf.Graph().as_default():
+        init = tf.random_uniform_initializer(-0.5, 0.5, seed=1)
+        xs = [tf.constant(x) for x in xs_np]
+        with tf.variable_scope("m", initializer=init):
+            fw, bw = tf.nn.rnn_cell.GRUCell(3), tf.nn.rnn_cell.BasicRNNCell(2)
+            outs, sf, sb = tf.nn.static_bidirectional_rnn(fw, bw, xs, dtype=tf.float32, sequence_length=lengths)
+        assert [o.shape.as_list() for o in outs] == [[3, 5]] * 4
+        singles = []
+        for b, n in enumerate(lengths):
+            with tf.variable_scope("m", reuse=True):
+                singles.append(tf.nn.static_bidirectional_rnn(fw, bw, [x[b:b + 1] for x in xs[:n]],
+                                                              dtype=tf.float32))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            full, single = sess.run([(outs, sf, sb), singles])
+        for b, n in enumerate(lengths):
+            s_outs, s_fw, s_bw = single[b]
+            for t in range(4):
+                want = s_outs[t][0] if t < n else np.zeros(5, np.float32)
+                np.testing.assert_allclose(full[0][t][b], want, rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(full[1][b], s_fw[0], rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(full[2][b], s_bw[0], rtol=1e-5, atol=1e-6)
