@@ -10,7 +10,7 @@ map(num_parallel_calls) run in daemon threads with bounded buffers.
 """
 
 from .dataset_ops import AUTOTUNE, Dataset, DatasetV1
-from .iterator_ops import (Iterator, TensorSpec, get_output_classes, get_output_shapes, get_output_types,
+from .iterator_ops import (Iterator, get_output_classes, get_output_shapes, get_output_types,
                            make_initializable_iterator, make_one_shot_iterator)
 from .readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 from .cardinality import INFINITE as INFINITE_CARDINALITY, UNKNOWN as UNKNOWN_CARDINALITY
@@ -23,6 +23,6 @@ experimental = _experimental.namespace()
 
 __all__ = ["Dataset", "DatasetV1", "DatasetV2", "Iterator", "TFRecordDataset", "TextLineDataset",
            "FixedLengthRecordDataset", "make_one_shot_iterator", "make_initializable_iterator",
-           "get_output_types", "get_output_shapes", "get_output_classes", "TensorSpec", "experimental",
+           "get_output_types", "get_output_shapes", "get_output_classes", "experimental",
            "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "DatasetSpec", "Options",
            "ThreadingOptions"]

@@ -91,6 +91,7 @@ def _convert(field, dtype, index):
 
 class CsvDataset(DatasetV1):
     """The records of CSV files as tuples of scalars (one per selected column)."""
+    _tf_name = "CsvDatasetV2"
 
     def __init__(self, filenames, record_defaults, compression_type=None, buffer_size=None, header=False,
                  field_delim=",", use_quote_delim=True, na_value="", select_cols=None, exclude_cols=None):

@@ -18,9 +18,11 @@ from ..framework.func_graph import flatten, func_graph_from_py_func, pack_sequen
 from ..framework.graph import Tensor
 from ..framework.sparse_tensor import SparseTensor, SparseTensorValue
 from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
+from ..framework.tensor_spec import TensorSpec
 from ..ops import random_ops
 from . import _runtime
 from . import structure as _st
+from .specs import element_spec_of
 
 __all__ = ["Dataset", "DatasetV1"]
 
@@ -100,11 +102,15 @@ class DatasetV1:
 
     @property
     def element_spec(self):
-        from .iterator_ops import TensorSpec
-        return pack_sequence_as(self._structure, [TensorSpec(s, t) for s, t in zip(self._shapes, self._types)])
+        """The element's structure of `tf.TensorSpec`s (`tf.SparseTensorSpec` for sparse parts)."""
+        return element_spec_of(self._structure, self._types, self._shapes, self._classes)
+
+    # The class name TF's repr shows: its private dataset class (`_MapDataset`); a few override it.
+    _tf_name = None
 
     def __repr__(self):
-        return (f"<{type(self).__name__} shapes: {self.output_shapes}, types: {self.output_types}>")
+        name = self._tf_name or "_" + type(self).__name__.lstrip("_")
+        return f"<{name} element_spec={self.element_spec}>"
 
     def all_captures(self):
         """Every graph tensor the pipeline needs, deduplicated, in a fixed order."""
@@ -140,7 +146,14 @@ class DatasetV1:
         return RangeDataset(*args, output_type=output_type)
 
     @staticmethod
-    def zip(datasets):
+    def zip(*args, datasets=None, name=None):
+        """Zips a (nested) tuple/dict of datasets; `zip(a, b)` is `zip((a, b))`, as in TF 2."""
+        if datasets is not None and args:
+            raise TypeError("Both `*args` and `datasets` cannot be set.")
+        if datasets is None:
+            if not args:
+                raise TypeError("Must pass at least one dataset to `zip`.")
+            datasets = args[0] if len(args) == 1 else args
         return ZipDataset(datasets)
 
     @staticmethod
@@ -166,7 +179,10 @@ class DatasetV1:
 
     def map(self, map_func, num_parallel_calls=None, deterministic=None):
         """Applies `map_func` to each element (traced once into a graph function)."""
-        return MapDataset(self, map_func, num_parallel_calls)
+        ds = MapDataset(self, map_func, num_parallel_calls)
+        if num_parallel_calls is not None:
+            ds._tf_name = "_ParallelMapDataset"
+        return ds
 
     def flat_map(self, map_func):
         """`map_func(element)` returns a Dataset; its elements are produced in turn."""
@@ -175,7 +191,10 @@ class DatasetV1:
     def interleave(self, map_func, cycle_length=None, block_length=1, num_parallel_calls=None,
                    deterministic=None):
         """Like flat_map, cycling through `cycle_length` inner datasets `block_length` at a time."""
-        return InterleaveDataset(self, map_func, cycle_length, block_length)
+        ds = InterleaveDataset(self, map_func, cycle_length, block_length)
+        if num_parallel_calls is not None:
+            ds._tf_name = "_ParallelInterleaveDataset"
+        return ds
 
     def filter(self, predicate):
         """Keeps the elements for which `predicate` (a scalar bool function) is true."""
@@ -387,7 +406,7 @@ class ConcatenateDataset(DatasetV1):
         a, b = input_dataset, dataset_to_concatenate
         if a._types != b._types or len(flatten(a._structure)) != len(flatten(b._structure)) or \
                 a._classes != b._classes:
-            raise TypeError(f"Incompatible dataset elements:\n  {a.output_types} vs.   {b.output_types}")
+            raise TypeError(f"Incompatible dataset elements:\n  {a.element_spec} vs.   {b.element_spec}")
         self._inputs = (a, b)
         self._set_element(a._structure, a._types, [_most_specific(x, y) for x, y in zip(a._shapes, b._shapes)],
                           a._classes)
@@ -524,15 +543,21 @@ def _elementwise(fg, dataset):
 class _PredicateDataset(DatasetV1):
     """The input's elements, passed through a traced scalar-bool `predicate` (filter, take_while)."""
 
-    _error = "`predicate` return type must be convertible to a scalar boolean tensor. Was {}."
+    _error = ("Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but its return type is "
+              "{}.")
 
     def __init__(self, input_dataset, predicate):
         self._inputs = (input_dataset,)
         fg = _trace("predicate", predicate, input_dataset)
         out = fg.outputs
+        if isinstance(fg.structured_outputs, (tuple, dict)):
+            # TF compares the structure's spec with a TensorSpec and fails on the structure itself.
+            raise AttributeError(f"'{type(fg.structured_outputs).__name__}' object has no attribute "
+                                 f"'is_compatible_with'")
         if len(out) != 1 or out[0] is None or out[0].dtype.base_dtype != _dtypes.bool or \
                 (out[0].shape.ndims not in (None, 0)):
-            raise ValueError(self._error.format(fg.structured_outputs))
+            spec = TensorSpec(out[0].shape, out[0].dtype.base_dtype) if out and out[0] is not None else None
+            raise ValueError(self._error.format(spec))
         self._fn = _runtime.CompiledFunction(fg)
         self._captures = self._fn.captures
         self._set_element(input_dataset._structure, input_dataset._types, input_dataset._shapes,
@@ -1018,6 +1043,7 @@ class PrefetchDataset(DatasetV1):
 
 
 class CacheDataset(DatasetV1):
+    _tf_name = "CacheDataset"
     """Caches the elements of the first complete pass (in memory, per session) and replays them.
     A `filename` is accepted and keys the cache; the elements are not written to disk."""
 

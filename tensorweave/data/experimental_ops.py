@@ -14,10 +14,12 @@ from ..framework.constant_op import convert_to_tensor
 from ..framework.func_graph import flatten, func_graph_from_py_func, pack_sequence_as
 from ..framework.op_util import apply_op
 from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_spec import TensorSpec
 from ..kernels.registry import register_kernel
 from ..framework.graph import Tensor
 from . import _runtime
 from . import structure as _st
+from .specs import DatasetSpec
 from .dataset_ops import (AUTOTUNE, DatasetV1, RangeDataset, ZipDataset, _int64_scalar, _listless,
                           _most_specific, _PredicateDataset, _structure_of)
 
@@ -145,7 +147,7 @@ class ScanDataset(DatasetV1):
 
 
 class TakeWhileDataset(_PredicateDataset):
-    _error = "`predicate` must return a scalar boolean tensor."
+    _error = "Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor but its return type is{}."
 
     @staticmethod
     def _select(elements, keep):
@@ -280,9 +282,12 @@ class WindowDataset(DatasetV1):
                                                                      self._window_shapes)]
 
     @property
-    def output_types(self):
-        return pack_sequence_as(self._structure, [_DatasetSpecLike(t, s) for t, s in
+    def element_spec(self):
+        """A `tf.data.DatasetSpec` per component (TF's legacy output_* properties show it too)."""
+        return pack_sequence_as(self._structure, [DatasetSpec(TensorSpec(s, t)) for t, s in
                                                   zip(self._window_types, self._window_shapes)])
+
+    output_types = output_shapes = output_classes = element_spec
 
     def _bind(self, valmap, rt):
         size, shift, stride = (int(valmap[t]) for t in (self._size, self._shift, self._stride))
@@ -328,16 +333,6 @@ class WindowDataset(DatasetV1):
             finally:
                 it.close()
         return make
-
-
-class _DatasetSpecLike:
-    """What `output_types` shows for a dataset-valued component."""
-
-    def __init__(self, dtype, shape):
-        self.dtype, self.shape = dtype, shape
-
-    def __repr__(self):
-        return f"DatasetSpec(TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name=None), TensorShape([]))"
 
 
 # -- reduce: a graph op -------------------------------------------------------------------------------

@@ -25,23 +25,11 @@ from ..framework.graph import Tensor
 from ..framework.sparse_tensor import SparseTensor
 from . import _runtime
 from . import structure as _st
+from .specs import element_spec_of
 from .dataset_ops import DatasetV1
 
 __all__ = ["Iterator", "make_one_shot_iterator", "make_initializable_iterator", "get_output_types",
-           "get_output_shapes", "get_output_classes", "TensorSpec"]
-
-
-class TensorSpec:
-    def __init__(self, shape, dtype=_dtypes.float32, name=None):
-        self.shape = as_shape(shape)
-        self.dtype = _dtypes.as_dtype(dtype)
-        self.name = name
-
-    def __repr__(self):
-        return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"
-
-    def __eq__(self, other):
-        return isinstance(other, TensorSpec) and self.shape == other.shape and self.dtype == other.dtype
+           "get_output_shapes", "get_output_classes"]
 
 
 def _scalar(op):
@@ -279,7 +267,7 @@ class Iterator:
 
     @property
     def element_spec(self):
-        return pack_sequence_as(self._structure, [TensorSpec(s, t) for s, t in zip(self._shapes, self._types)])
+        return element_spec_of(self._structure, self._types, self._shapes, self._classes)
 
     def make_initializer(self, dataset, name=None):
         """An op (re)starting this iterator over `dataset` (types must match; shapes compatible)."""

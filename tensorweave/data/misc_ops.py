@@ -15,6 +15,7 @@ from ..framework.op_util import apply_op
 from ..framework.sparse_tensor import SparseTensor, SparseTensorValue
 from ..framework.tensor_shape import TensorShape, as_shape
 from ..kernels.registry import register_kernel
+from .specs import DatasetSpec
 from .dataset_ops import AUTOTUNE, DatasetV1, TensorSliceDataset, _int64_scalar, batched_generator
 
 __all__ = ["dense_to_sparse_batch", "from_list", "TFRecordWriter", "prefetch_to_device", "copy_to_device",
@@ -225,29 +226,6 @@ def make_batched_features_dataset(file_pattern, batch_size, features, reader=Non
 
 
 # -- specs -------------------------------------------------------------------------------------------
-
-class DatasetSpec:
-    """The type of a dataset-valued component (`tf.data.DatasetSpec`)."""
-
-    def __init__(self, element_spec, dataset_shape=()):
-        self._element_spec = element_spec
-        self._dataset_shape = as_shape(dataset_shape)
-
-    @property
-    def element_spec(self):
-        return self._element_spec
-
-    @staticmethod
-    def from_value(value):
-        return DatasetSpec(value.element_spec)
-
-    def __eq__(self, other):
-        return isinstance(other, DatasetSpec) and self._element_spec == other._element_spec and \
-            self._dataset_shape == other._dataset_shape
-
-    def __repr__(self):
-        return f"DatasetSpec({self._element_spec!r}, {self._dataset_shape!r})"
-
 
 def get_structure(dataset_or_iterator):
     """The element spec of a dataset or iterator."""

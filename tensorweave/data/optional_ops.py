@@ -103,8 +103,8 @@ class Optional:
 
     @property
     def element_spec(self):
-        from .iterator_ops import TensorSpec
-        return pack_sequence_as(self._structure, [TensorSpec(s, t) for s, t in zip(self._shapes, self._types)])
+        from .specs import element_spec_of
+        return element_spec_of(self._structure, self._types, self._shapes)
 
     def has_value(self, name=None):
         return apply_op("OptionalHasValue", [self._variant], [_dtypes.bool], name or "OptionalHasValue")

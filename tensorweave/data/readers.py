@@ -28,6 +28,7 @@ def _dims(shape):
 class GeneratorDataset(DatasetV1):
     """Elements come from calling `generator(*args)` (args: NumPy values of the `args` tensors)
     each time an iterator over the dataset starts."""
+    _tf_name = "DatasetV1Adapter"
 
     def __init__(self, generator, output_types, output_shapes=None, args=None):
         if not callable(generator):
@@ -141,6 +142,7 @@ class _FileDataset(DatasetV1):
 
 class TFRecordDataset(_FileDataset):
     """The records of TFRecord files (masked-CRC32C framing; optional GZIP/ZLIB), file by file."""
+    _tf_name = "TFRecordDatasetV2"
 
     def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None):
         super().__init__(filenames, compression_type)
@@ -175,6 +177,7 @@ def _open(path, compression):
 
 class TextLineDataset(_FileDataset):
     """The lines of text files, without their line endings ('\\n' or '\\r\\n')."""
+    _tf_name = "TextLineDatasetV2"
 
     def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None):
         super().__init__(filenames, compression_type)
@@ -195,6 +198,7 @@ class TextLineDataset(_FileDataset):
 
 class FixedLengthRecordDataset(_FileDataset):
     """Fixed-size records of files, after `header_bytes` and before `footer_bytes`."""
+    _tf_name = "FixedLengthRecordDatasetV2"
 
     def __init__(self, filenames, record_bytes, header_bytes=None, footer_bytes=None, buffer_size=None,
                  compression_type=None, num_parallel_reads=None):

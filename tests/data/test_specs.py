@@ -1,0 +1,91 @@
+"""tf.TensorSpec and the other TypeSpecs as value classes, and Dataset.element_spec.
+
+Expected reprs were recorded from TF 2.21 (compat.v1 with v2 behavior disabled)."""
+
+import pytest
+
+import tensorweave as tf
+
+
+def test_tensor_spec_repr_equality_and_hash():
+    s = tf.TensorSpec([None, 3], tf.float32, name="x")
+    assert repr(s) == "TensorSpec(shape=(?, 3), dtype=tf.float32, name='x')"
+    assert s == tf.TensorSpec([None, 3], tf.float32, name="x")
+    assert s != tf.TensorSpec([None, 3], tf.float32)          # the name takes part in equality
+    assert hash(s) == hash(tf.TensorSpec([None, 3], "float32", "x"))
+    assert repr(tf.TensorSpec(None, tf.int32)) == "TensorSpec(shape=<unknown>, dtype=tf.int32, name=None)"
+    assert tf.TensorSpec(()).dtype == tf.float32
+    assert isinstance(s, tf.TypeSpec) and s.value_type is tf.Tensor
+
+
+def test_tensor_spec_compatibility_and_supertype():
+    s = tf.TensorSpec([None, 3], tf.float32, name="x")
+    assert s.is_compatible_with(tf.TensorSpec([2, 3], tf.float32))
+    assert not s.is_compatible_with(tf.TensorSpec([2, 4], tf.float32))
+    assert not s.is_compatible_with(tf.TensorSpec([2, 3], tf.int32))
+    p = tf.placeholder(tf.float32, [5, 3])
+    assert s.is_compatible_with(p)
+    assert repr(tf.TensorSpec.from_tensor(p)) == "TensorSpec(shape=(5, 3), dtype=tf.float32, name='Placeholder')"
+    assert tf.TensorSpec.from_spec(s, name="z").name == "z"
+    assert tf.TensorSpec([2, 3]).most_specific_compatible_type(tf.TensorSpec([4, 3])) == tf.TensorSpec([None, 3])
+    assert s.most_specific_common_supertype([tf.TensorSpec([4, 3], tf.int32)]) is None
+    with pytest.raises(ValueError):
+        s.most_specific_compatible_type(tf.TensorSpec([4, 3]))   # names differ
+    assert tf.TensorSpec([2, 3]).is_subtype_of(tf.TensorSpec([None, 3]))
+    assert not tf.TensorSpec([None, 3]).is_subtype_of(tf.TensorSpec([2, 3]))
+
+
+def test_spec_argument_errors():
+    with pytest.raises(TypeError, match="Cannot convert the argument `type_value`: 'foo'"):
+        tf.TensorSpec([None], "foo")
+    with pytest.raises(TypeError, match="Failed to convert"):
+        tf.TensorSpec("abc")
+
+
+def test_composite_spec_reprs():
+    assert repr(tf.SparseTensorSpec([None, 4], tf.int64)) == \
+        "SparseTensorSpec(TensorShape([Dimension(None), Dimension(4)]), tf.int64)"
+    assert repr(tf.SparseTensorSpec()) == "SparseTensorSpec(TensorShape(None), tf.float32)"
+    st = tf.SparseTensor([[0, 0]], [1.0], [2, 3])
+    assert repr(tf.SparseTensorSpec.from_value(st)) == \
+        "SparseTensorSpec(TensorShape([Dimension(2), Dimension(3)]), tf.float32)"
+    assert repr(tf.TensorArraySpec([2], tf.float32)) == \
+        "TensorArraySpec(TensorShape([Dimension(2)]), tf.float32, False, True)"
+    assert repr(tf.TensorArraySpec(dtype=tf.int32, dynamic_size=True, infer_shape=False)) == \
+        "TensorArraySpec(TensorShape(None), tf.int32, True, False)"
+    assert repr(tf.OptionalSpec(tf.TensorSpec([], tf.int32))) == \
+        "OptionalSpec(TensorSpec(shape=(), dtype=tf.int32, name=None),)"
+    assert repr(tf.IndexedSlicesSpec([None, 4], tf.float32, tf.int64, None, [4])) == \
+        ("IndexedSlicesSpec(TensorShape([Dimension(None), Dimension(4)]), tf.float32, tf.int64, None, "
+         "TensorShape([Dimension(4)]))")
+    assert repr(tf.IndexedSlicesSpec()) == \
+        "IndexedSlicesSpec(TensorShape(None), tf.float32, tf.int64, None, TensorShape([Dimension(None)]))"
+    assert repr(tf.NoneTensorSpec()) == "NoneTensorSpec()" and tf.NoneTensorSpec() == tf.NoneTensorSpec()
+    assert tf.SparseTensorSpec([None, 4], tf.int64) != tf.SparseTensorSpec([None, 5], tf.int64)
+    assert tf.TensorArraySpec().value_type is tf.TensorArray
+    assert tf.IndexedSlicesSpec().value_type is tf.IndexedSlices
+
+
+def test_dataset_element_spec_and_repr():
+    ds = tf.data.Dataset.from_tensor_slices({"a": [1], "b": [[1.0, 2.0]]})
+    assert repr(ds) == ("<_TensorSliceDataset element_spec={'a': TensorSpec(shape=(), dtype=tf.int32, name=None), "
+                        "'b': TensorSpec(shape=(2,), dtype=tf.float32, name=None)}>")
+    sp = tf.data.Dataset.from_tensor_slices(tf.SparseTensor([[0, 1]], [1.0], [2, 3]))
+    assert sp.element_spec == tf.SparseTensorSpec([3], tf.float32)
+    r = tf.data.Dataset.range(6)
+    assert repr(r.map(lambda x: x, num_parallel_calls=2)).startswith("<_ParallelMapDataset element_spec=")
+    assert repr(r.batch(2)) == "<_BatchDataset element_spec=TensorSpec(shape=(?,), dtype=tf.int64, name=None)>"
+    w = r.window(2)
+    spec = tf.data.DatasetSpec(tf.TensorSpec([], tf.int64))
+    assert w.element_spec == spec and w.output_shapes == spec and w.output_types == spec
+    assert repr(spec) == "DatasetSpec(TensorSpec(shape=(), dtype=tf.int64, name=None), TensorShape([]))"
+    assert tf.data.DatasetSpec.from_value(r) == spec
+    o = tf.data.experimental.Optional.from_value((1, 2.0))
+    assert repr(tf.OptionalSpec.from_value(o)) == (
+        "OptionalSpec((TensorSpec(shape=(), dtype=tf.int32, name=None), "
+        "TensorSpec(shape=(), dtype=tf.float32, name=None)),)")
+
+
+def test_zip_takes_datasets_as_arguments():
+    z = tf.data.Dataset.zip(tf.data.Dataset.range(3), tf.data.Dataset.range(3))
+    assert z.output_types == (tf.int64, tf.int64)
