@@ -117,6 +117,9 @@ from .version import (COMPILER_VERSION, GIT_VERSION, GRAPH_DEF_VERSION, GRAPH_DE
                       GRAPH_DEF_VERSION_MIN_PRODUCER)
 from .ops.check_extra_ops import (assert_near, assert_proper_iterable, assert_rank_in,  # noqa: E402,F401
                                   assert_same_float_dtype)
+from .framework.tensor_spec import (IndexedSlicesSpec, NoneTensorSpec, SparseTensorSpec, TensorSpec,  # noqa: E402
+                                    TypeSpec)
+from .data.specs import OptionalSpec, TensorArraySpec  # noqa: E402
 from . import ragged  # noqa: E402  (tf.ragged; RaggedTensor fetches and dispatch)
 from .ragged import RaggedTensorSpec  # noqa: E402
 from .ragged.ragged_tensor import RaggedTensor  # noqa: E402
