@@ -17,7 +17,7 @@ from ..framework import registry
 from ..framework.constant_op import constant, constant_value
 from ..framework.graph import Tensor
 from ..framework.op_util import apply_op, broadcast_shape_fn, unchanged_shape
-from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
+from ..framework.tensor_shape import TensorShape, as_shape, inference_merge_error, note_input_value, unknown_shape
 from .array_ops import (
     _base, _graph, _index_tensor, _partial_dims, _static_int, _to_tensor, concat, expand_dims, gather,
     gather_nd, reshape, shape, stack, tile,
@@ -505,8 +505,14 @@ def _s2b_shape(op, forward):
     d = x.as_list()
     if block is None or pads is None:
         return [TensorShape([None] * (1 + m) + d[1 + m:])]
+    note_input_value(1, block)
+    note_input_value(2, pads)
     block = [int(v) for v in np.asarray(block).reshape(-1)]
     pads = np.asarray(pads).reshape(-1, 2)
+    if any(b < 1 for b in block):
+        raise ValueError("block_shape must be positive")
+    if (pads < 0).any():
+        raise ValueError("paddings cannot be negative" if forward else "crops cannot be negative")
     prod = int(np.prod(block))
     if forward:
         out = [None if d[0] is None else d[0] * prod]
@@ -520,12 +526,22 @@ def _s2b_shape(op, forward):
                 raise ValueError(f"Dimension size must be evenly divisible by {b} but is {p}")
             out.append(p // b)
     else:
-        if d[0] is not None and d[0] % prod:
-            raise ValueError(f"Dimension size must be evenly divisible by {prod} but is {d[0]}")
-        out = [None if d[0] is None else d[0] // prod]
+        batch = d[0]
+        for b in block:  # TF divides the batch by one block dimension at a time
+            if batch is not None:
+                if batch % b:
+                    raise ValueError(f"Dimension size must be evenly divisible by {b} but is {batch}")
+                batch //= b
+        out = [batch]
         for i, b in enumerate(block):
             s = d[1 + i]
-            out.append(None if s is None else s * b - int(pads[i, 0]) - int(pads[i, 1]))
+            if s is None:
+                out.append(None)
+                continue
+            crop = int(pads[i, 0]) + int(pads[i, 1])
+            if crop > s * b:
+                raise ValueError(f"Negative dimension size caused by subtracting {crop} from {s * b}")
+            out.append(s * b - crop)
     return [TensorShape(out + d[1 + m:])]
 
 
@@ -644,10 +660,9 @@ def complex(real, imag, name=None):  # noqa: A001
 def _ensure_shape_shape(op):
     x = op.inputs[0].shape
     s = op._get_attr("shape")
-    if not x.is_compatible_with(s):
-        raise ValueError(f"Shapes must be equal rank, but are {x.ndims} and {s.ndims}" if
-                         x.ndims is not None and s.ndims is not None and x.ndims != s.ndims else
-                         f"Incompatible shapes: {x} vs. {s}")
+    err = inference_merge_error(s, x)  # TF merges the expected shape with the input's
+    if err:
+        raise ValueError(err)
     return [x.merge_with(s)]
 
 

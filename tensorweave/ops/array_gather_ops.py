@@ -5,12 +5,12 @@ broadcast_to (and SumToShape, the reduction their gradients need).
 import numpy as np
 
 from ..framework import registry
-from ..framework.constant_op import convert_to_tensor
+from ..framework.constant_op import constant_value, convert_to_tensor
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op
-from ..framework.tensor_shape import TensorShape, unknown_shape
+from ..framework.tensor_shape import TensorShape, note_input_value, unknown_shape
 from .array_ops import (
-    _base, _builtin_range, _dims_str, _graph, _index_tensor, _partial_dims, shape, _shape_from_tensor,
+    _base, _builtin_range, _dims_str, _graph, _index_tensor, _partial_dims, shape, _shape_from_tensor, _shape_input_dims,
     size, _static_int, _STATIC_LIMIT, _to_tensor,
 )
 
@@ -24,9 +24,10 @@ def _gather_shape(op):
     p, i = params.shape, indices.shape
     if p.ndims is None or i.ndims is None or axis is None:
         return [unknown_shape()]
+    note_input_value(2, constant_value(axis_t))
     n = p.ndims
     if not -n <= axis < n:
-        raise ValueError(f"Shape must be at least rank {axis + 1} but is rank {n}")
+        raise ValueError(f"Shape must be at least rank {axis + 1 if axis >= 0 else -axis} but is rank {n}")
     axis %= n
     if bd < 0:
         bd += i.ndims
@@ -143,7 +144,7 @@ def gather_nd(params, indices, name=None, batch_dims=0):
 
 def _scatter_nd_shape(op):
     indices, updates, shape_t = op.inputs
-    out = _shape_from_tensor(shape_t)
+    out = _shape_from_tensor(shape_t, 2)
     _check_scatter_nd_shapes(indices.shape, updates.shape, out)
     return [out]
 
@@ -197,12 +198,13 @@ def scatter_nd(indices, updates, shape, name=None):
 
 def _tile_shape(op):
     x, m = op.inputs
-    mult = _partial_dims(m)
+    mult = _shape_input_dims(m)
     n = x.shape.ndims
     if mult is None:
         return [unknown_shape(n)]
     if n is not None and len(mult) != n:
         raise ValueError(f"Shape must be rank {n} but is rank {len(mult)}")  # TF's message
+    _shape_input_dims(m, 1)
     if n is None:
         return [unknown_shape(len(mult))]
     return [TensorShape([None if d is None or k is None else d * k for d, k in zip(x.shape.as_list(), mult)])]
@@ -262,16 +264,21 @@ def tile(input, multiples, name=None):
 def _broadcast_to_shape(op):
     x, s = op.inputs
     target = _shape_from_tensor(s)
-    if target.ndims is not None and x.shape.ndims is not None:
-        if x.shape.ndims > target.ndims:
-            raise ValueError(f"Rank of input ({x.shape.ndims}) must be no greater than rank of output "
-                             f"shape ({target.ndims}).")
-        xd = [None] * (target.ndims - x.shape.ndims) + x.shape.as_list()
-        for a, b in zip(xd, target.as_list()):
-            if a is not None and b is not None and a != 1 and a != b:
-                raise ValueError(f"Incompatible shapes: {_dims_str(x.shape.as_list())} vs. "
-                                 f"{_dims_str(target.as_list())}")
-    return [target]
+    if target.ndims is None or x.shape.ndims is None:
+        return [target]
+    if x.shape.ndims > target.ndims:
+        raise ValueError(f"Shape must be at most rank {target.ndims} but is rank {x.shape.ndims}")
+    _shape_input_dims(s, 1)
+    # TF's shape function: an input dimension above 1 must equal (and fixes) the output's
+    out = target.as_list()
+    k = target.ndims - x.shape.ndims
+    for i, a in enumerate(x.shape.as_list()):
+        if a is not None and a > 1:
+            b = out[k + i]
+            if b is not None and b != a:
+                raise ValueError(f"Dimensions must be equal, but are {a} and {b}")
+            out[k + i] = a
+    return [TensorShape(out)]
 
 
 registry.register_op("BroadcastTo", shape_fn=_broadcast_to_shape)

@@ -7,11 +7,11 @@ import numpy as np
 
 from ..framework import dtypes as _dtypes
 from ..framework import registry
-from ..framework.constant_op import constant, convert_to_tensor
+from ..framework.constant_op import constant, constant_value, convert_to_tensor
 from ..framework.graph import Tensor
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op
-from ..framework.tensor_shape import TensorShape, unknown_shape
+from ..framework.tensor_shape import TensorShape, inference_merge_error, note_input_value, unknown_shape
 from .array_ops import (
     _base, _contains_tensor, _dims_str, _graph, identity, _index_tensor, _partial_dims, shape, shape_n,
     _static_int, _to_tensor,
@@ -36,9 +36,10 @@ def _concat_shape(op):
         raise ValueError("Can't concatenate scalars (use tf.stack instead)")
     if axis is None:
         return [unknown_shape(rank_)]
+    note_input_value(len(values), constant_value(axis_t))
     if not -rank_ <= axis < rank_:
-        raise ValueError(f"ConcatOp : Expected concatenating dimensions in the range [{-rank_}, {rank_}), "
-                         f"but got {axis}")
+        need = axis + 1 if axis >= 0 else -axis
+        raise ValueError(f"Shape must be at least rank {need} but is rank {rank_}")
     axis %= rank_
     out = [None] * rank_
     total = 0
@@ -149,11 +150,10 @@ def concat(values, axis, name="concat"):
 def _pack_shape(op):
     axis = op._get_attr("axis")
     s = unknown_shape()
-    for t in op.inputs:
-        if s.ndims is not None and t.shape.ndims is not None and s.ndims != t.shape.ndims:
-            raise ValueError(f"Shapes must be equal rank, but are {s.ndims} and {t.shape.ndims}")
-        if not s.is_compatible_with(t.shape):
-            raise ValueError(f"Shapes {s} and {t.shape} are not compatible")
+    for i, t in enumerate(op.inputs):
+        err = inference_merge_error(s, t.shape)
+        if err:
+            raise ValueError(f"{err}\n\tFrom merging shape {i - 1} with other shapes.")
         s = s.merge_with(t.shape)
     if s.ndims is None:
         return [unknown_shape()]
@@ -272,14 +272,16 @@ def _split_shape(op):
     if axis is None:
         return [unknown_shape(s.ndims)] * num
     n = s.ndims
+    note_input_value(0, constant_value(axis_t))
     if not -n <= axis < n:
-        raise ValueError(f"Dimension {axis} must be in range [{-n}, {n})")
+        raise ValueError(f"Dimension size, given by scalar input {axis} must be in range [{-n}, {n})")
     axis %= n
     dims = s.as_list()
     d = dims[axis]
     if d is not None:
         if d % num:
-            raise ValueError(f"Dimension size must be evenly divisible by {num} but is {d}")
+            raise ValueError(f"Dimension size must be evenly divisible by {num} but is {d}\n\t"
+                             "Number of ways to split should evenly divide the split dimension")
         d //= num
     return [TensorShape(dims[:axis] + [d] + dims[axis + 1:])] * num
 
@@ -303,8 +305,10 @@ def _split_v_shape(op):
     n = s.ndims
     if axis is None:
         return [unknown_shape(n)] * num
+    note_input_value(1, constant_value(sizes_t))
+    note_input_value(2, constant_value(axis_t))
     if not -n <= axis < n:
-        raise ValueError(f"Dimension {axis} must be in range [{-n}, {n})")
+        raise ValueError(f"Dimension size, given by scalar input {axis} must be in range [{-n}, {n})")
     axis %= n
     dims = s.as_list()
     if sizes is None:
@@ -314,22 +318,18 @@ def _split_v_shape(op):
     sizes = list(sizes)
     neg = [i for i, v in enumerate(sizes) if v == -1]
     if len(neg) > 1:
-        raise ValueError("Only one dimensions can have a value of -1. Second one found at dimension "
-                         f"{neg[1]}")
+        raise ValueError("size_splits can only have one -1")
     if all(v is not None for v in sizes):
         known = sum(v for v in sizes if v != -1)
         d = dims[axis]
         if d is not None:
             if neg:
-                if known > d:
-                    raise ValueError("Determined shape must either match input shape along split_dim "
-                                     "exactly if fully specified, or be less than the size of the input "
-                                     "along split_dim if not fully specified.  Got: " + str(known))
+                if known > d:  # TF's check on the size -1 stands for
+                    raise ValueError(f"Split size at index {neg[0]} must be >= 0. Got: {d - known}")
                 sizes[neg[0]] = d - known
             elif known != d:
-                raise ValueError("Determined shape must either match input shape along split_dim exactly "
-                                 "if fully specified, or be less than the size of the input along "
-                                 f"split_dim if not fully specified.  Got: {known}")
+                raise ValueError(f"can't split axis of size {d} into pieces of size "
+                                 f"[{','.join(str(v) for v in sizes)}]")
     return [TensorShape(dims[:axis] + [None if v is None or v < 0 else v] + dims[axis + 1:]) for v in sizes]
 
 

@@ -209,7 +209,8 @@ def sequence_mask(lengths, maxlen=None, dtype=_dtypes.bool, name=None):
         else:
             maxlen = _to_tensor(maxlen)
         if maxlen.shape.ndims not in (None, 0):
-            raise ValueError(f"maxlen must be scalar for sequence_mask")
+            raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = {maxlen} "
+                             f"with shape '{maxlen.shape}' instead")
         row = range(constant(0, _base(maxlen)), maxlen, constant(1, _base(maxlen)), name="Range")
         # TF uses the generated cast: a Cast op even when the dtypes agree (so "Cast", "Cast_1")
         matrix = _gen_cast(expand_dims(lengths, -1), _base(maxlen))
@@ -432,7 +433,9 @@ def broadcast_static_shape(shape_x, shape_y):
     try:
         return broadcast_shapes(as_shape(shape_x), as_shape(shape_y))
     except ValueError:
-        raise ValueError(f"Incompatible shapes for broadcasting: {shape_x} and {shape_y}") from None
+        raise ValueError("Incompatible shapes for broadcasting. Two shapes are compatible if for each dimension "
+                         "pair they are either equal or one of them is 1. Received: "
+                         f"{as_shape(shape_x)} and {as_shape(shape_y)}.") from None
 
 
 def meshgrid(*args, **kwargs):

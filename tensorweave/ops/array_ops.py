@@ -24,7 +24,9 @@ from ..framework.constant_op import constant, constant_value, convert_to_tensor,
 from ..framework.graph import Tensor, get_default_graph
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op, unchanged_shape
-from ..framework.tensor_shape import Dimension, TensorShape, as_shape, unknown_shape
+from ..framework.tensor_shape import (
+    Dimension, TensorShape, as_shape, note_input_partial_shape, shape_tensor_value_error, unknown_shape,
+)
 
 __all__ = [
     "placeholder", "placeholder_with_default", "identity", "identity_n", "stop_gradient",
@@ -106,8 +108,10 @@ def _index_tensor(value, name, arg, op_type, dtype=None):
     # and "Reshape/shape_1".
     if isinstance(value, (list, tuple)) and not value and dtype is None:
         _to_tensor(value, name=name)
-    t = _to_tensor(value, name=name, dtype=dtype,
-                   preferred_dtype=_dtypes.int32 if dtype is None else None)
+    preferred = _dtypes.int32 if dtype is None else None
+    if preferred is not None and isinstance(value, (np.ndarray, np.generic)) and value.dtype == np.int64:
+        preferred = _dtypes.int64  # TF's op builder keeps a NumPy value's own dtype
+    t = _to_tensor(value, name=name, dtype=dtype, preferred_dtype=preferred)
     if t.dtype.base_dtype not in _INDEX_TYPES:
         raise TypeError(f"Value passed to parameter '{arg}' has DataType {t.dtype.base_dtype.name} not in "
                         f"list of allowed values: int32, int64")
@@ -181,12 +185,25 @@ def _scalar_dim(t):
     return None
 
 
-def _shape_from_tensor(t):
-    """Static TensorShape described by the 1-D shape tensor `t` (negative entries unknown)."""
+def _shape_input_dims(t, index=None):
+    """TF's MakeShapeFromShapeTensor: the 1-D shape tensor `t` as a list of ints, None where
+    unknown (-1 reads as unknown; a value below -1 is TF's "Invalid value" error), or None when
+    its length is unknown. With `index`, notes the read for the shape-function error context."""
     dims = _partial_dims(t)
     if dims is None:
-        return unknown_shape()
-    return TensorShape([d if d is not None and d >= 0 else None for d in dims])
+        return None
+    for d in dims:
+        if d is not None and d < -1:
+            raise shape_tensor_value_error(d)
+    if index is not None:
+        note_input_partial_shape(index, dims)
+    return [d if d is not None and d >= 0 else None for d in dims]
+
+
+def _shape_from_tensor(t, index=None):
+    """Static TensorShape described by the 1-D shape tensor `t` (-1 entries unknown)."""
+    dims = _shape_input_dims(t, index)
+    return unknown_shape() if dims is None else TensorShape(dims)
 
 
 def _dims_str(dims):
@@ -429,8 +446,8 @@ def _fill_shape(op):
         raise ValueError(f"Shape must be rank 0 but is rank {value.shape.ndims}")
     if dims_t.shape.ndims not in (None, 1):
         raise ValueError(f"Shape must be rank 1 but is rank {dims_t.shape.ndims}")
-    s = _shape_from_tensor(dims_t)
     dims = _partial_dims(dims_t)
+    s = _shape_from_tensor(dims_t, 0)
     if dims is not None and any(d is not None and d < 0 for d in dims):
         raise ValueError(f"Fill dimensions must be >= 0")
     return [s]
@@ -485,8 +502,12 @@ def _filled(shape, dtype, one, default_name, name):
                 except (TypeError, ValueError):
                     dims = None
                 if dims is not None and int(np.prod(dims)) < _SMALL:
-                    return constant(v, dtype=dtype, shape=dims, name=scope)
-            shape = _index_tensor(shape, "shape_as_tensor", "dims", "Fill")
+                    try:
+                        return constant(v, dtype=dtype, shape=dims, name=scope)
+                    except ValueError:  # negative dims: TF falls back to a Fill (which fails)
+                        shape = _index_tensor(shape, "Const", "dims", "Fill")
+            if not isinstance(shape, Tensor):
+                shape = _index_tensor(shape, "shape_as_tensor", "dims", "Fill")
         if shape.shape.ndims == 0:
             shape = reshape(shape, [-1])
         value = constant(v, dtype=dtype)

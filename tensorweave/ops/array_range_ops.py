@@ -9,19 +9,24 @@ from ..framework.constant_op import constant, constant_value, convert_to_tensor
 from ..framework.graph import Tensor
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op
-from ..framework.tensor_shape import TensorShape, unknown_shape
+from ..framework.tensor_shape import TensorShape, note_input_value, unknown_shape
 from .array_ops import _base, _graph, _index_tensor, rank, shape, _static_int, _STATIC_LIMIT, _to_tensor
 
 
 # -- range, linspace -------------------------------------------------------------------------
 
+def _fmt_num(v):
+    """A number as TF's C++ StrCat prints it (%g-like: 1, 2.5)."""
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
 def _range_size(start, limit, delta, integer):
     if delta == 0:
         raise ValueError("Requires delta != 0")
     if delta > 0 and start > limit:
-        raise ValueError(f"Requires start <= limit when delta > 0: {start}/{limit}")
+        raise ValueError(f"Requires start <= limit when delta > 0: {_fmt_num(start)}/{_fmt_num(limit)}")
     if delta < 0 and start < limit:
-        raise ValueError(f"Requires start >= limit when delta < 0: {start}/{limit}")
+        raise ValueError(f"Requires start >= limit when delta < 0: {_fmt_num(start)}/{_fmt_num(limit)}")
     if integer:
         return (abs(limit - start) + abs(delta) - 1) // abs(delta)
     return int(np.ceil(abs((limit - start) / delta)))
@@ -29,11 +34,13 @@ def _range_size(start, limit, delta, integer):
 
 def _range_shape(op):
     vals = [constant_value(t) for t in op.inputs]
-    for t in op.inputs:
+    for t, arg in zip(op.inputs, ("start", "limit", "delta")):
         if t.shape.ndims not in (None, 0):
-            raise ValueError(f"Shape must be rank 0 but is rank {t.shape.ndims}")
+            raise ValueError(f"Shape must be rank 0 but is rank {t.shape.ndims}\n\t for '{arg}'")
     if any(v is None for v in vals):
         return [unknown_shape(1)]
+    for i, v in enumerate(vals):
+        note_input_value(i, v)
     s, l, d = (v.item() for v in map(np.asarray, vals))
     return [TensorShape([_range_size(s, l, d, _base(op.outputs[0]).is_integer)])]
 
@@ -169,14 +176,17 @@ def _one_hot_shape(op):
     indices, depth_t = op.inputs[0], op.inputs[1]
     axis = op._get_attr("axis")
     depth = _static_int(depth_t)
+    if axis < -1:
+        raise ValueError("axis must be >= -1")
+    note_input_value(1, constant_value(depth_t))
     if depth is not None and depth < 0:
-        raise ValueError(f"depth must be non-negative, got: {depth}")
+        raise ValueError(f"Dimension size, given by scalar input 1, must be non-negative but is {depth}")
     s = indices.shape
     if s.ndims is None:
         return [unknown_shape()]
-    if not -1 <= axis <= s.ndims:
-        raise ValueError(f"Expected axis to be -1 or between [0, {s.ndims}].  But received: {axis}")
-    a = s.ndims if axis == -1 else axis
+    # TF's shape function wraps an axis past the new rank around ((axis + rank) % rank) instead
+    # of rejecting it; the kernel checks it at run time
+    a = (axis + s.ndims + 1) % (s.ndims + 1)
     dims = s.as_list()
     return [TensorShape(dims[:a] + [depth] + dims[a:])]
 
@@ -231,10 +241,9 @@ def _pad_shape(op):
     n = x.shape.ndims
     rows = p.shape[0].value if p.shape.ndims == 2 else None
     if p.shape.ndims == 2 and p.shape[1].value not in (None, 2):
-        raise ValueError(f"Dimension 1 in both shapes must be equal, but are {p.shape[1].value} and 2")
+        raise ValueError(f"Dimension must be 2 but is {p.shape[1].value}")
     if n is not None and rows is not None and n != rows:
-        raise ValueError("Shape must be rank 1 but is rank 2" if rows == 1 else
-                         f"Dimension 0 in both shapes must be equal, but are {rows} and {n}")
+        raise ValueError(f"Shape must be rank {rows} but is rank {n}")
     if n is None:
         n = rows
     if n is None:
@@ -244,9 +253,9 @@ def _pad_shape(op):
     if v is None:
         return [unknown_shape(n)]
     v = np.asarray(v)
+    note_input_value(1, v)
     if (v < 0).any():
-        raise ValueError(f"The first dimension of paddings must be the rank of inputs and paddings must be "
-                         f"non-negative")
+        raise ValueError("Paddings must be non-negative")
     # MirrorPad paddings larger than the dimension allows build (TF's shape function does not
     # check them); the kernel fails at run time.
     return [TensorShape([None if d is None else d + int(a) + int(b) for d, (a, b) in zip(dims, v.tolist())])]
@@ -311,19 +320,55 @@ def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):
             tensor = _to_tensor(tensor, name="input")
             p = _index_tensor(paddings, "paddings", "paddings", op_type)
             if is_zero:
-                return apply_op("Pad", [tensor, p], [_base(tensor)], scope,
-                                attrs={"T": _base(tensor), "Tpaddings": _base(p)})
+                out = apply_op("Pad", [tensor, p], [_base(tensor)], scope,
+                               attrs={"T": _base(tensor), "Tpaddings": _base(p)})
+                return _restore_pad_shape(out, tensor, paddings)
             c = _to_tensor(constant_values, name="constant_values", dtype=_base(tensor))
-            return apply_op("PadV2", [tensor, p, c], [_base(tensor)], scope,
-                            attrs={"T": _base(tensor), "Tpaddings": _base(p)})
+            out = apply_op("PadV2", [tensor, p, c], [_base(tensor)], scope,
+                           attrs={"T": _base(tensor), "Tpaddings": _base(p)})
+            return _restore_pad_shape(out, tensor, paddings)
     if m not in ("REFLECT", "SYMMETRIC"):
         raise ValueError('Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", or '
                          f'"SYMMETRIC". Received `mode` = {mode}')
     with g.name_scope(name or "MirrorPad") as scope:
         tensor = _to_tensor(tensor, name="input")
         p = _index_tensor(paddings, "paddings", "paddings", "MirrorPad")
-        return apply_op("MirrorPad", [tensor, p], [_base(tensor)], scope,
-                        attrs={"T": _base(tensor), "Tpaddings": _base(p), "mode": m})
+        out = apply_op("MirrorPad", [tensor, p], [_base(tensor)], scope,
+                       attrs={"T": _base(tensor), "Tpaddings": _base(p), "mode": m})
+        return _restore_pad_shape(out, tensor, paddings)
+
+
+def _partial_value(v):
+    """`paddings` with every entry known while building as an int, others None (TF's
+    constant_value(partial=True) applied through Python lists and Pack ops)."""
+    if isinstance(v, (list, tuple)):
+        return [_partial_value(x) for x in v]
+    if not isinstance(v, Tensor):
+        return v
+    c = constant_value(v)
+    if c is not None:
+        return np.asarray(c).tolist()
+    if v.op.type == "Pack" and v.op._get_attr("axis") == 0:
+        return [_partial_value(x) for x in v.op.inputs]
+    return None
+
+
+def _restore_pad_shape(out, tensor, paddings):
+    """TF's tf.pad sets the dimensions whose paddings are partly known while building."""
+    in_shape = tensor.shape
+    if in_shape.ndims is None or out.shape.is_fully_defined():
+        return out
+    pv = _partial_value(paddings)
+    if pv is None or np.ndim(pv) == 0 and not isinstance(pv, list):
+        return out
+    dims = []
+    for pad_, d in zip(pv, in_shape.as_list()):
+        if pad_ is None or d is None or any(x is None for x in pad_):
+            dims.append(None)
+        else:
+            dims.append(int(sum(pad_)) + d)
+    out.set_shape(dims)
+    return out
 
 
 def _reverse_shape(op):
@@ -331,6 +376,7 @@ def _reverse_shape(op):
     v = constant_value(a)
     n = x.shape.ndims
     if v is not None and n is not None:
+        note_input_value(1, v)
         v = np.asarray(v).ravel()
         seen = set()
         for i, ax in enumerate(v.tolist()):

@@ -11,7 +11,9 @@ from ..framework.constant_op import constant, constant_value, convert_to_tensor
 from ..framework.graph import Tensor
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op
-from ..framework.tensor_shape import TensorShape, unknown_shape
+from ..framework.tensor_shape import (
+    TensorShape, note_input_partial_shape, note_input_value, shape_tensor_value_error, unknown_shape,
+)
 from .array_ops import (
     _base, _builtin_range, _dims_str, _graph, _index_tensor, _partial_dims, rank, shape, _static_int,
     _to_tensor,
@@ -27,6 +29,10 @@ def _reshape_shape(op):
     dims = _partial_dims(s)
     if dims is None:
         return [unknown_shape()]
+    for d in dims:
+        if d is not None and d < -1:
+            raise shape_tensor_value_error(d)
+    note_input_partial_shape(1, dims)
     neg = [i for i, d in enumerate(dims) if d == -1]
     if len(neg) > 1:
         # TF builds it (those dimensions unknown); the kernel fails at run time
@@ -114,6 +120,7 @@ def _transpose_shape(op):
         return [unknown_shape(n)]
     if n is not None and len(perm) != n:
         raise ValueError(f"Dimension must be {n} but is {len(perm)}")
+    note_input_value(1, constant_value(op.inputs[1]))
     if any(p is None for p in perm) or n is None:
         return [unknown_shape(len(perm))]
     for p in perm:
@@ -187,8 +194,9 @@ def _expand_dims_shape(op):
         raise ValueError(f"'dim' input must be a tensor with a single value")
     if axis is None or n is None:
         return [unknown_shape(None if n is None else n + 1)]
+    note_input_value(1, constant_value(d))
     if not -n - 1 <= axis <= n:
-        raise ValueError(f"Tried to expand dim index {axis} for tensor with {n} dimensions.")
+        raise ValueError(f"dim {axis} not in the interval [{-n - 1}, {n}].")
     axis = axis % (n + 1)
     dims = x.shape.as_list()
     return [TensorShape(dims[:axis] + [1] + dims[axis:])]
@@ -234,9 +242,9 @@ def _squeeze_shape(op):
         return [unknown_shape()]
     dims = x.shape.as_list()
     norm = set()
-    for a in axes:
+    for i, a in enumerate(axes):
         if not -n <= a < n:
-            raise ValueError(f"Tried to squeeze dim index {a} for tensor with {n} dimensions.")
+            raise ValueError(f"squeeze_dims[{i}] not in [{-n},{n}).")
         a %= n
         if dims[a] is not None and dims[a] != 1:
             raise ValueError(f"Can not squeeze dim[{a}], expected a dimension of 1, got {dims[a]}")

@@ -11,7 +11,10 @@ from ..framework.constant_op import constant, constant_value, convert_to_tensor
 from ..framework.graph import Tensor
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op
-from ..framework.tensor_shape import Dimension, TensorShape, unknown_shape
+from ..framework.tensor_shape import (
+    Dimension, TensorShape, note_input_partial_shape, note_input_value, shape_tensor_value_error,
+    unknown_shape,
+)
 from .array_ops import (
     _base, _builtin_range, _builtin_slice, _graph, _index_tensor, _INDEX_TYPES, ones_like,
     _partial_dims, shape, _shape_from_tensor, _to_tensor,
@@ -23,6 +26,9 @@ from .array_ops import (
 def _slice_shape(op):
     x, begin_t, size_t = op.inputs
     b, sz = _partial_dims(begin_t), _partial_dims(size_t)
+    for d in (b or []) + (sz or []):
+        if d is not None and d < -1:
+            raise shape_tensor_value_error(d)
     n = x.shape.ndims
     for t in (begin_t, size_t):
         if t.shape.ndims not in (None, 1):
@@ -34,6 +40,8 @@ def _slice_shape(op):
         raise ValueError(f"Shape must be rank {length} but is rank {n}")
     if length is None:
         return [unknown_shape()]
+    note_input_partial_shape(1, b)
+    note_input_partial_shape(2, sz)
     dims = x.shape.as_list() if n is not None else [None] * length
     b = b or [None] * length
     sz = sz or [None] * length
@@ -43,6 +51,8 @@ def _slice_shape(op):
             # a size past the end builds (TF's shape function allows it) and fails at run time
             out.append(si)
         elif si == -1 and d is not None and bi is not None:
+            if bi > d:
+                raise ValueError(f"Negative dimension size caused by subtracting {bi} from {d}")
             out.append(d - bi)
         else:
             out.append(None)
@@ -185,7 +195,15 @@ def _strided_slice_shape(op):
     for t in (b_t, e_t, s_t):
         if t.shape.ndims not in (None, 1):
             raise ValueError(f"Shape must be rank 1 but is rank {t.shape.ndims}")
-    return [_ss_shape_fn(x.shape, b, e, s, n, masks)]
+    note_input_value(3, constant_value(s_t))
+    try:
+        return [_ss_shape_fn(x.shape, b, e, s, n, masks)]
+    except ValueError as err:
+        # TF's shape function reads begin and end only after the spec checks that need strides
+        if str(err).startswith("slice index"):
+            note_input_value(1, constant_value(b_t))
+            note_input_value(2, constant_value(e_t))
+        raise
 
 
 registry.register_op("StridedSlice", shape_fn=_strided_slice_shape)
