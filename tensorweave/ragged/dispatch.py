@@ -51,8 +51,8 @@ def _dispatching(original, ragged_fn):
     return wrapper
 
 
-def _elementwise(original):
-    return lambda *args, **kwargs: ragged_math.elementwise(original, *args, **kwargs)
+def _elementwise(original, operands):
+    return lambda *args, **kwargs: ragged_math.elementwise(original, *args, operands=operands, **kwargs)
 
 
 def _reduce(kind, original):
@@ -83,8 +83,8 @@ def _patch(module, name, ragged_fn):
     original = getattr(module, name, None)
     if original is None or hasattr(original, "_tensorweave_ragged_original"):
         return
-    if ragged_fn == "unary":
-        ragged_fn = _elementwise(original)
+    if ragged_fn in ("unary", "binary"):
+        ragged_fn = _elementwise(original, 1 if ragged_fn == "unary" else 2)
     elif ragged_fn in _REDUCE.values():
         ragged_fn = _reduce(ragged_fn, original)
     setattr(module, name, _dispatching(original, ragged_fn))
@@ -97,7 +97,7 @@ def install():
         module = sys.modules.get(modname)
         if module is None:
             continue
-        todo = [(n, "unary") for n in _UNARY + _BINARY] + list(_REDUCE.items()) + \
+        todo = [(n, "unary") for n in _UNARY] + [(n, "binary") for n in _BINARY] + list(_REDUCE.items()) + \
             [(n, f) for n, f in _table().items() if f is not None]
         for name, fn in todo:
             original = getattr(module, name, None)

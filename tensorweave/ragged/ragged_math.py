@@ -79,10 +79,11 @@ def _broadcast_dense(rt, dense):
                      f"shape {rt.shape} (tensorweave broadcasts scalars, inner dims and [nrows, 1] only)")
 
 
-def elementwise(fn, *args, **kwargs):
-    """fn over RaggedTensor/dense operands: same-partition ragged operands combine flat values;
-    dense operands broadcast (see _broadcast_dense)."""
-    args = [convert_to_tensor_or_ragged_tensor(a) if isinstance(a, RaggedTensor) else a for a in args]
+def elementwise(fn, *args, operands=2, **kwargs):
+    """fn over RaggedTensor/dense operands (the first `operands` arguments; the rest, like a
+    dtype, pass through): same-partition ragged operands combine flat values; dense operands
+    broadcast (see _broadcast_dense)."""
+    args = list(args)
     rts = [a for a in args if isinstance(a, RaggedTensor)]
     if not rts:
         return fn(*args, **kwargs)
@@ -91,11 +92,11 @@ def elementwise(fn, *args, **kwargs):
         splits = [with_dependencies(checks, s) for s in base.nested_row_splits]
         base = _rebuild(base.flat_values, splits)
     flat_args = []
-    for a in args:
+    for i, a in enumerate(args):
         if isinstance(a, RaggedTensor):
             flat = a.flat_values
             flat_args.append(with_dependencies(checks, flat) if checks else flat)
-        elif a is None or isinstance(a, (str, bytes)) or (not isinstance(a, Tensor) and callable(a)):
+        elif i >= operands or a is None:
             flat_args.append(a)
         else:
             dense = convert_to_tensor(a, dtype=None if isinstance(a, Tensor) else _numeric_hint(base, a))
@@ -166,11 +167,11 @@ def _segment_reduce(kind, values, ids, n):
     if kind == "Mean":
         total = math_ops.unsorted_segment_sum(values, ids, n)
         count = math_ops.unsorted_segment_sum(array_ops.ones_like(values), ids, n)
-        return math_ops.div_no_nan(total, count) if values.dtype.is_floating else \
-            math_ops.floordiv(total, math_ops.maximum(count, 1))
+        return math_ops.truediv(total, count)   # empty rows give nan, as TF's
     as_int = math_ops.cast(values, _dtypes.int32)
+    # (an empty row's max is the lowest int, its min the highest: any -> False, all -> True)
     if kind == "Any":
-        return math_ops.cast(math_ops.unsorted_segment_max(as_int, ids, n), _dtypes.bool)
+        return math_ops.greater(math_ops.unsorted_segment_max(as_int, ids, n), 0)
     if kind == "All":
-        return math_ops.cast(math_ops.unsorted_segment_min(as_int, ids, n), _dtypes.bool)
+        return math_ops.greater(math_ops.unsorted_segment_min(as_int, ids, n), 0)
     raise ValueError(f"unknown reduction {kind}")

@@ -44,8 +44,8 @@ def _ragged_to_tensor(op, ctx):
         nrows = splits[0].size - 1
         coords = _positions(splits, values.shape[0])
         bound = [nrows] + [int(np.max(np.diff(s), initial=0)) for s in splits] + list(values.shape[1:])
-        shape = np.asarray(shape).reshape(-1)
-        if shape.size:
+        shape = np.asarray(shape)
+        if shape.ndim == 1:   # (a scalar shape means "the bounding shape")
             if shape.size != len(bound):
                 raise _invalid(f"rt_input.shape and shape={shape.tolist()} are not compatible")
             bound = [b if int(d) < 0 else int(d) for b, d in zip(bound, shape)]
