@@ -212,3 +212,32 @@ def test_avg_pool_odd_geometries(k, s, padding, shape):
     check_op(lambda a: tf.nn.avg_pool(a, [1, k[0], k[1], 1], [1, s[0], s[1], 1], padding), [x],
              ref_pool(x, k, s, padding, "avg"), rtol=1e-10)
     check_gradients(lambda a: tf.nn.avg_pool(a, [1, k[0], k[1], 1], [1, s[0], s[1], 1], padding), [x])
+
+
+def _dilated_pool_reference(x, window, rate, reduce):
+    oh = x.shape[1] - (window[0] - 1) * rate[0]
+    ow = x.shape[2] - (window[1] - 1) * rate[1]
+    out = np.empty((x.shape[0], oh, ow, x.shape[3]), x.dtype)
+    for i in range(oh):
+        for j in range(ow):
+            patch = x[:, i:i + (window[0] - 1) * rate[0] + 1:rate[0], j:j + (window[1] - 1) * rate[1] + 1:rate[1]]
+            out[:, i, j] = reduce(patch, axis=(1, 2))
+    return out
+
+
+@pytest.mark.parametrize("kind,reduce", [("MAX", np.max), ("AVG", np.mean)])
+def test_pool_with_dilation_rate(kind, reduce):
+    x = np.random.RandomState(3).randn(2, 9, 8, 3).astype(np.float32)
+    p = tf.nn.pool(tf.constant(x), [2, 3], kind, "VALID", dilation_rate=[2, 3])
+    # name and static shape as recorded from real TF 2.21
+    assert p.name == ("max_pool" if kind == "MAX" else "avg_pool") + "/BatchToSpaceND:0"
+    assert p.shape.as_list() == [2, 7, 2, 3]
+    with tf.Session() as sess:
+        np.testing.assert_allclose(sess.run(p), _dilated_pool_reference(x, [2, 3], [2, 3], reduce), rtol=1e-5,
+                                   atol=1e-7)
+    with pytest.raises(ValueError, match="SAME"):
+        tf.nn.pool(tf.constant(x), [2, 2], kind, "SAME", dilation_rate=[2, 2])
+    with pytest.raises(ValueError, match="strides > 1"):
+        tf.nn.pool(tf.constant(x), [2, 2], kind, "VALID", dilation_rate=[2, 2], strides=[2, 2])
+    check_gradients(lambda t: tf.nn.pool(t, [2, 2], kind, "VALID", dilation_rate=[2, 2]),
+                    [np.random.RandomState(4).permutation(2 * 7 * 6).reshape(1, 7, 6, 2).astype(np.float64)])
