@@ -9,7 +9,7 @@ from ..framework.constant_op import convert_to_tensor
 from ..framework.graph import Tensor, name_scope
 from ..ops import array_ops, check_ops, math_ops
 from ..ops.control_flow_ops import with_dependencies
-from .ragged_tensor import RaggedTensor, convert_to_tensor_or_ragged_tensor
+from .ragged_tensor import RaggedTensor
 
 __all__ = ["map_flat_values", "elementwise", "ragged_reduce"]
 
