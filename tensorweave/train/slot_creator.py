@@ -36,9 +36,25 @@ def _make_slot_variable(primary, name, initial_value, dtype, validate_shape=True
         unique = g.unique_name(base, mark_as_used=True)
         with g.colocate_with(primary.op):
             # A resource variable's slots are resource variables (TF's slot_creator).
-            return variables.Variable(initial_value=initial_value, trainable=False, name=unique + "/",
+            slot = variables.Variable(initial_value=initial_value, trainable=False, name=unique + "/",
                                       dtype=dtype, validate_shape=validate_shape,
                                       use_resource=getattr(primary, "_is_resource_variable", False))
+    _copy_save_slice_info(primary, slot)
+    return slot
+
+
+def _copy_save_slice_info(primary, slot):
+    """A shard's slot is a shard too (TF's slot_creator): "emb/E/part_1/Adagrad" saves as its slice
+    of "emb/E/Adagrad", the slot's dimensions taking the primary's leading slice dimensions."""
+    info = getattr(primary, "_save_slice_info", None)
+    if info is None:
+        return
+    from ..ops.partitioned_variables import SaveSliceInfo
+    real_slot_name = slot.name[len(primary.op.name + "/"):-2]
+    n = slot.shape.ndims
+    if n is None or n > 0:
+        slot._save_slice_info = SaveSliceInfo(info.full_name + "/" + real_slot_name, info.full_shape[:n],
+                                              info.var_offset[:n], info.var_shape[:n])
 
 
 def _filled(shape, dtype, value, name):

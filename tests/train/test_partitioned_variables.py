@@ -217,3 +217,26 @@ def test_embedding_lookup_on_partitioned_variable_updates_sparsely(strategy):
     np.testing.assert_allclose(after[touched], expected[touched], rtol=1e-6)
     # Untouched rows are bit-identical.
     assert after[~touched].tobytes() == table[~touched].tobytes()
+
+
+def test_slots_of_a_partitioned_variable_save_as_one_tensor(tmp_path):
+    # Recorded from TF 2.21: list_variables after an Adam step on a 3-way partitioned embedding
+    # shows the slots as whole tensors ("emb/E/Adam", "emb/E/Adam_1"), not per shard.
+    with tf.Graph().as_default():
+        with tf.variable_scope("emb", partitioner=tf.fixed_size_partitioner(3)):
+            e = tf.get_variable("E", [10, 4], initializer=tf.ones_initializer())
+        loss = tf.reduce_sum(tf.nn.embedding_lookup(e, [0, 4, 9]))
+        opt = tf.train.AdamOptimizer(0.1)
+        train = opt.minimize(loss)
+        m1 = opt.get_slot(list(e)[1], "m")
+        assert m1.name == "emb/E/part_1/Adam:0"
+        assert (m1._save_slice_info.full_name, m1._save_slice_info.var_offset) == ("emb/E/Adam", [4, 0])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(train)
+            path = tf.train.Saver().save(sess, str(tmp_path / "m"))
+            want = sess.run(tf.concat([opt.get_slot(p, "m") for p in e], 0))
+    names = dict(tf.train.list_variables(path))
+    assert names["emb/E/Adam"] == [10, 4] and names["emb/E/Adam_1"] == [10, 4]
+    assert not any("part_" in n for n in names)
+    np.testing.assert_array_equal(tf.train.load_variable(path, "emb/E/Adam"), want)
