@@ -41,13 +41,10 @@ def string_split(source, sep=None, skip_empty=True, delimiter=None, result_type=
     of the tokens of each string of the 1-D `source`."""
     if delimiter is not None:
         sep = delimiter
-    with name_scope(name, "StringSplit", [source]):
-        sp = string_ops.string_split(source, " " if sep is None else sep, skip_empty=skip_empty)
-        if result_type == "SparseTensor":
-            return sp
-        if result_type == "RaggedTensor":
-            return _sparse_to_ragged(sp, _rows(sp.values) and None)
+    if result_type not in ("SparseTensor", "RaggedTensor"):
         raise ValueError("result_type must be 'RaggedTensor' or 'SparseTensor'.")
+    sp = string_ops.string_split(source, " " if sep is None else sep, skip_empty=skip_empty, name=name)
+    return sp if result_type == "SparseTensor" else _sparse_to_ragged(sp)
 
 
 def string_split_v2(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
