@@ -310,9 +310,7 @@ class Function:
         self._phase = feed_learning_phase
 
     def __call__(self, values):
-        values = list(values)
-        if len(values) != len(self.inputs):
-            raise ValueError(f"Expected {len(self.inputs)} input arrays, got {len(values)}")
+        values = list(values)   # zipped with the inputs: extra values are ignored, as TF's
         feed = {}
         for ph, v in zip(self.inputs, values):
             feed[ph] = v

@@ -199,25 +199,81 @@ class Reduction:
         return (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE)
 
 
-def compute_weighted_loss(losses, sample_weight=None, reduction=Reduction.SUM_OVER_BATCH_SIZE):
-    """Weights per-sample losses and reduces them (TF's losses_utils)."""
-    a, m = _m()[0], _m()[1]
+def squeeze_or_expand_dimensions(y_pred, y_true=None, sample_weight=None):
+    """Makes `sample_weight`'s rank match `y_pred`'s when they differ by one (static ranks), as
+    TF's losses_utils (y_true is passed through)."""
+    a = _m()[0]
+    if sample_weight is None:
+        return y_pred, y_true, None
+    sample_weight = convert_to_tensor(sample_weight)
+    wr, pr = sample_weight.shape.ndims, y_pred.shape.ndims
+    if wr == 0 or wr is None or pr is None:
+        return y_pred, y_true, sample_weight
+    if wr - pr == 1:
+        sample_weight = a.squeeze(sample_weight, [-1])
+    elif pr - wr == 1:
+        sample_weight = a.expand_dims(sample_weight, -1)
+    return y_pred, y_true, sample_weight
+
+
+def _num_elements(losses):
+    m = _m()[1]
+    with name_scope("num_elements") as scope:
+        return m.cast(_m()[0].size(losses, name=scope), losses.dtype.base_dtype)
+
+
+def reduce_weighted_loss(weighted_losses, reduction=Reduction.SUM_OVER_BATCH_SIZE):
+    """Sum (SUM) or sum / number of entries (SUM_OVER_BATCH_SIZE) of weighted losses."""
+    m = _m()[1]
+    if reduction == Reduction.NONE:
+        return weighted_losses
+    loss = m.reduce_sum(weighted_losses)
+    if reduction == Reduction.SUM_OVER_BATCH_SIZE:
+        n = _num_elements(weighted_losses)   # made before the mean's Sum, as TF's _safe_mean
+        loss = m.div_no_nan(m.reduce_sum(loss), n, name="value")
+    return loss
+
+
+def compute_weighted_loss(losses, sample_weight=None, reduction=Reduction.SUM_OVER_BATCH_SIZE,
+                          name=None):
+    """losses * sample_weight (1.0 when not given), reduced; under "weighted_loss" as TF's
+    losses_utils."""
+    m = _m()[1]
     if reduction == Reduction.AUTO:
         reduction = Reduction.SUM_OVER_BATCH_SIZE
-    losses = convert_to_tensor(losses)
-    if sample_weight is not None:
-        sample_weight = m.cast(convert_to_tensor(sample_weight), losses.dtype.base_dtype)
-        if sample_weight.shape.ndims is not None and losses.shape.ndims is not None and \
-                sample_weight.shape.ndims > losses.shape.ndims:
-            sample_weight = a.squeeze(sample_weight, [-1])
-        losses = losses * sample_weight
-    if reduction == Reduction.NONE:
-        return losses
-    total = m.reduce_sum(losses)
-    if reduction == Reduction.SUM:
-        return total
-    n = m.cast(a.size(losses), losses.dtype.base_dtype)
-    return m.div_no_nan(total, n, name="value")
+    if sample_weight is None:
+        sample_weight = 1.0
+    with name_scope(name or "weighted_loss"):
+        losses = convert_to_tensor(losses)
+        sample_weight = convert_to_tensor(sample_weight)
+        input_dtype = None
+        if not losses.dtype.is_floating:
+            input_dtype = losses.dtype
+            losses = m.cast(losses, "float32")
+        sample_weight = m.cast(sample_weight, losses.dtype.base_dtype)
+        losses, _, sample_weight = squeeze_or_expand_dimensions(losses, None, sample_weight)
+        loss = reduce_weighted_loss(m.multiply(losses, sample_weight), reduction)
+        if input_dtype is not None:
+            loss = m.cast(loss, input_dtype)
+        return loss
+
+
+def apply_valid_mask(losses, sw, mask, reduction):
+    """Folds a keras mask into the sample weights; under SUM_OVER_BATCH_SIZE the valid entries
+    are scaled by total / valid, so the mean runs over the valid entries only."""
+    m = _m()[1]
+    if mask is None:
+        return sw
+    mask = m.cast(mask, losses.dtype.base_dtype)
+    if reduction in (Reduction.AUTO, Reduction.SUM_OVER_BATCH_SIZE):
+        total = m.cast(_m()[0].size(mask), losses.dtype.base_dtype)
+        valid = m.reduce_sum(mask)
+        mask = mask * (total / valid)
+    if sw is not None:
+        sw = m.cast(sw, mask.dtype.base_dtype)
+        mask, _, sw = squeeze_or_expand_dimensions(mask, sample_weight=sw)
+        return sw * mask
+    return mask
 
 
 class Loss:

@@ -13,13 +13,12 @@ name scope "training") and the layers' updates (batch-norm moving averages).
 loss averaged over samples and the metrics' accumulated values; `validation_data` adds "val_*".
 """
 
-import sys
-import time
-
 import numpy as np
 
-from ..framework.graph import Tensor, get_default_graph, name_scope
+from ..framework.graph import name_scope
 from . import backend as K
+from .engine import get_mask
+from .training_loops import LoopsMixin
 
 
 def _as_list(x):
@@ -37,7 +36,7 @@ def _is_fn(fn, target):
     return fn is target
 
 
-class TrainingMixin:
+class TrainingMixin(LoopsMixin):
     """compile/fit/evaluate/predict for Model (graph mode, TF's v1 semantics)."""
 
     def _init_training(self):
@@ -59,9 +58,16 @@ class TrainingMixin:
             raise TypeError(f"Invalid keyword argument(s) in `compile()`: {tuple(kwargs)}. Valid "
                             "keyword arguments include \"cloning\", \"experimental_run_tf_function\", "
                             "\"distribute\", \"target_tensors\", or \"sample_weight_mode\".")
-        if weighted_metrics or target_tensors is not None or sample_weight_mode is not None:
-            raise NotImplementedError("compile(weighted_metrics / target_tensors / "
-                                      "sample_weight_mode) is not supported by tensorweave yet")
+        if weighted_metrics or target_tensors is not None:
+            raise NotImplementedError("compile(weighted_metrics / target_tensors) is not supported "
+                                      "by tensorweave yet")
+        if isinstance(sample_weight_mode, (list, dict)):
+            raise NotImplementedError("compile(sample_weight_mode=<list or dict>) is not supported "
+                                      "by tensorweave yet")
+        if sample_weight_mode not in (None, "temporal"):
+            raise ValueError('"sample_weight_mode should be None or "temporal". Found: '
+                             f"{sample_weight_mode}")
+        self._compile_sw_mode = sample_weight_mode
         if run_eagerly:
             raise ValueError("run_eagerly=True is not supported in TF1 graph mode")
         self.optimizer = optimizers.get(optimizer)
@@ -118,48 +124,106 @@ class TrainingMixin:
                     continue
                 self.targets.append(K.placeholder(ndim=out.shape.ndims, name=name + "_target",
                                                   dtype=out.dtype.base_dtype))
+            self._loss_weights_list = weights
+            self._sw_mode = None
+            self._sample_weights = [None] * len(self.outputs)
             multi = len(self.outputs) > 1
-            with name_scope("loss"):
-                total = None
-                output_losses = []
-                for out, name, fn, tgt, w in zip(self.outputs, self.output_names, self._loss_fns,
-                                                  self.targets, weights):
-                    if fn is None:
-                        continue
-                    with name_scope(name + "_loss"):
-                        value = fn(tgt, out)
-                    output_losses.append((name, value))
-                    term = value if w == 1.0 else value * w
-                    total = term if total is None else total + term
-                extra = [l for l in self.losses]
-                if extra:
-                    total = total + math_ops.add_n(extra)
-            self.total_loss = total
-            # Metrics: per-output losses (several outputs) and compiled metrics.
             self._metric_objects = []
             self.metrics_names = ["loss"]
+            self._output_loss_metrics = [None] * len(self.outputs)
             if multi:
-                for name, value in output_losses:
-                    m = metrics_mod.Mean(name=name + "_loss")
-                    self._metric_objects.append((m, m(value)))
-                    self.metrics_names.append(name + "_loss")
+                for i, (name, fn) in enumerate(zip(self.output_names, self._loss_fns)):
+                    if fn is not None:
+                        self._output_loss_metrics[i] = metrics_mod.Mean(name=name + "_loss")
+            self._build_loss()
+            for m in self._output_loss_metrics:
+                if m is not None:
+                    self.metrics_names.append(m.name)
             per_output = self._per_output_metrics(self._compile_metrics)
             for out, name, fn, tgt, mlist in zip(self.outputs, self.output_names, self._loss_fns,
                                                   self.targets, per_output):
+                mask = get_mask(out)
                 for spec in mlist:
                     mobj, mname = self._make_metric(spec, fn, out)
                     if multi:
                         mname = f"{name}_{mname}"
-                    result = mobj(tgt, out)
+                    result = mobj(tgt, out) if mask is None else \
+                        mobj(tgt, out, sample_weight=math_ops.cast(mask, out.dtype.base_dtype))
                     self._metric_objects.append((mobj, result))
                     self.metrics_names.append(mname)
-            metric_vars = [v for m, _ in self._metric_objects for v in m.variables]
+            metric_vars = [v for m, _ in self._metric_objects for v in m.variables] + \
+                [v for m in self._output_loss_metrics if m is not None for v in m.variables]
             from ..ops import array_ops, state_ops, control_flow_ops
             with g.control_dependencies(None):
                 self._reset_op = control_flow_ops.group(
                     *[state_ops.assign(v, array_ops.zeros_like(v)).op for v in metric_vars]) \
                     if metric_vars else None
         self._graph_compiled = True
+
+    def _build_loss(self):
+        """The total loss as TF's _prepare_total_loss: per output, the loss function's per-sample
+        values weighted by the sample weights (a "<output>_sample_weights" placeholder once
+        weights were given) and the output's keras mask, reduced, times the loss weight; plus
+        the layers' losses."""
+        from . import losses as L
+        from ..framework.constant_op import constant
+        from ..ops import array_ops, math_ops
+        self._sample_weights = []
+        for name, fn in zip(self.output_names, self._loss_fns):
+            if fn is None or self._sw_mode is None:
+                self._sample_weights.append(None)
+                continue
+            default, shape = ([[1.0]], [None, None]) if self._sw_mode == "temporal" \
+                else ([1.0], [None])
+            self._sample_weights.append(array_ops.placeholder_with_default(
+                constant(default, dtype=K.floatx()), shape=shape, name=name + "_sample_weights"))
+        self._output_loss_results = []
+        with name_scope("loss"):
+            loss_list = []
+            for i, (out, name, fn, tgt, w, sw) in enumerate(zip(
+                    self.outputs, self.output_names, self._loss_fns, self.targets,
+                    self._loss_weights_list, self._sample_weights)):
+                if fn is None:
+                    continue
+                with name_scope(name + "_loss"):
+                    mask = get_mask(out)
+                    if mask is not None:
+                        mask = math_ops.cast(mask, out.dtype.base_dtype)
+                        if sw is None:
+                            sw = mask
+                        else:
+                            mask, _, sw = L.squeeze_or_expand_dimensions(mask, sample_weight=sw)
+                    reduction = fn.reduction
+                    if reduction == L.Reduction.AUTO:
+                        reduction = L.Reduction.SUM_OVER_BATCH_SIZE
+                    per_sample = fn.call(tgt, out)
+                    sw = L.apply_valid_mask(per_sample, sw, mask, reduction)
+                    weighted = L.compute_weighted_loss(per_sample, sample_weight=sw,
+                                                       reduction=L.Reduction.NONE)
+                    value = L.reduce_weighted_loss(weighted, reduction)
+                if self._output_loss_metrics[i] is not None:
+                    self._output_loss_results.append(self._output_loss_metrics[i](value))
+                loss_list.append(w * value)
+            custom = list(self.losses)
+            if custom:
+                loss_list.append(math_ops.add_n(custom))
+            self.total_loss = loss_list[0] if len(loss_list) == 1 else math_ops.add_n(loss_list)
+
+    def _set_sample_weight_mode(self, weighted):
+        """Notes whether this call gives sample weights (TF's _update_sample_weight_modes)."""
+        self._sw_wanted = (self._compile_sw_mode or "samplewise") if weighted else None
+
+    def _recompile_weights(self):
+        """Rebuilds the loss when sample weights started or stopped being given; True if it did.
+        As TF's _recompile_weights_loss_and_weighted_metrics this runs when the train or test
+        function is made, and only that function is remade: the other one keeps the old loss."""
+        wanted = getattr(self, "_sw_wanted", None)
+        if wanted == self._sw_mode:
+            return False
+        self._sw_mode = wanted
+        with self.outputs[0].graph.as_default():
+            self._build_loss()
+        return True
 
     def _per_output_metrics(self, metrics):
         n = len(self.outputs)
@@ -203,7 +267,11 @@ class TrainingMixin:
 
     @property
     def metrics(self):
-        return [m for m, _ in self._metric_objects]
+        return [m for m in getattr(self, "_output_loss_metrics", []) if m is not None] + \
+            [m for m, _ in self._metric_objects]
+
+    def _metric_outputs(self):
+        return list(self._output_loss_results) + [r for _, r in self._metric_objects]
 
     # -- functions -----------------------------------------------------------------------------
     def _check_compiled(self):
@@ -215,7 +283,7 @@ class TrainingMixin:
         return [t for t in self.targets if t is not None]
 
     def _make_train_function(self):
-        if self._train_fn is None:
+        if self._recompile_weights() or self._train_fn is None:
             g = self.outputs[0].graph
             with g.as_default():
                 K.symbolic_learning_phase()  # made before "training", as TF's train function
@@ -223,19 +291,21 @@ class TrainingMixin:
                     params = self._collected_trainable_weights = self.trainable_weights
                     updates = self.optimizer.get_updates(loss=self.total_loss, params=params)
                     updates = list(updates) + list(self.updates)
-                    outputs = [self.total_loss] + [r for _, r in self._metric_objects]
+                    outputs = [self.total_loss] + self._metric_outputs()
                 # TF's v1 train function opens the scope twice: its group_deps is "training_1/..."
                 with name_scope("training"):
-                    self._train_fn = K.Function(self.inputs + self._feed_targets(), outputs,
+                    self._train_fn = K.Function(self.inputs + self._feed_targets() +
+                                                self._feed_sample_weights(), outputs,
                                                 updates=updates, name="train_function",
                                                 feed_learning_phase=True)
         return self._train_fn
 
     def _make_test_function(self):
-        if self._test_fn is None:
+        if self._recompile_weights() or self._test_fn is None:
             with self.outputs[0].graph.as_default():
-                outputs = [self.total_loss] + [r for _, r in self._metric_objects]
-                self._test_fn = K.Function(self.inputs + self._feed_targets(), outputs,
+                outputs = [self.total_loss] + self._metric_outputs()
+                self._test_fn = K.Function(self.inputs + self._feed_targets() +
+                                           self._feed_sample_weights(), outputs,
                                            name="test_function", feed_learning_phase=False)
         return self._test_fn
 
@@ -261,9 +331,6 @@ class TrainingMixin:
         if x is None:
             raise ValueError("Please provide as model inputs either a single array or a list of "
                              "arrays.")
-        if hasattr(x, "make_one_shot_iterator") or type(x).__name__.endswith("Dataset"):
-            raise NotImplementedError("fit/evaluate/predict on a tf.data.Dataset is not supported "
-                                      "by tensorweave yet; pass NumPy arrays")
         return [np.asarray(x)]
 
     def _standardize(self, x, y=None, need_y=True):
@@ -317,191 +384,3 @@ class TrainingMixin:
             if d is not None and d != s:
                 raise ValueError(f"Error when checking {what}: expected {t.op.name} to have shape "
                                  f"{tuple(dims[1:])} but got array with shape {a.shape[1:]}")
-
-    # -- loops ---------------------------------------------------------------------------------
-    @staticmethod
-    def _batches(n, batch_size):
-        num = int(np.ceil(n / float(batch_size)))
-        return [(i * batch_size, min(n, (i + 1) * batch_size)) for i in range(num)]
-
-    def _run_loop(self, fn, arrays, batch_size, index_array=None, callbacks=None, mode="test"):
-        n = len(arrays[0])
-        if index_array is None:
-            index_array = np.arange(n)
-        results = None
-        for batch_index, (start, end) in enumerate(self._batches(n, batch_size)):
-            ids = index_array[start:end]
-            batch = [a[ids] for a in arrays]
-            if callbacks is not None:
-                callbacks.on_batch_begin(batch_index, {"batch": batch_index, "size": end - start})
-            outs = fn(batch)
-            if results is None:
-                results = [0.0] * len(outs)
-            results[0] += outs[0] * (end - start)
-            results[1:] = outs[1:]
-            if callbacks is not None:
-                logs = {"batch": batch_index, "size": end - start}
-                logs.update(zip(self.metrics_names, [float(o) for o in outs]))
-                callbacks.on_batch_end(batch_index, logs)
-                if self.stop_training:
-                    break
-        if results is None:
-            raise ValueError("Empty training data.")
-        results[0] = results[0] / n
-        return [np.float32(r) for r in results]
-
-    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=None,
-            validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
-            sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
-            validation_freq=1, max_queue_size=10, workers=1, use_multiprocessing=False, **kwargs):
-        """Trains for `epochs` epochs; returns a History whose `.history` maps "loss", the
-        metrics and "val_*" to per-epoch values."""
-        from . import callbacks as cbks_mod
-        self._check_compiled()
-        if class_weight is not None or sample_weight is not None:
-            raise NotImplementedError("fit(class_weight / sample_weight) is not supported by "
-                                      "tensorweave yet")
-        if steps_per_epoch is not None:
-            raise NotImplementedError("fit(steps_per_epoch=...) on tensors is not supported yet")
-        xs, ys = self._standardize(x, y)
-        val = None
-        if validation_data is not None:
-            if len(validation_data) == 3:
-                raise NotImplementedError("validation sample weights are not supported yet")
-            vx, vy = validation_data
-            val = self._standardize(vx, vy)
-        elif validation_split and 0.0 < validation_split < 1.0:
-            split_at = int(len(xs[0]) * (1.0 - validation_split))
-            val = ([a[split_at:] for a in xs], [a[split_at:] for a in ys])
-            xs = [a[:split_at] for a in xs]
-            ys = [a[:split_at] for a in ys]
-        batch_size = batch_size or 32
-        arrays = xs + ys
-        n = len(arrays[0])
-        train_fn = self._make_train_function()
-        test_fn = self._make_test_function() if val is not None else None
-        self.history = cbks_mod.History()
-        cb_list = [cbks_mod.BaseLogger()] + _as_list(callbacks) + [self.history]
-        if verbose:
-            cb_list.insert(1, cbks_mod.ProgbarLogger(verbose))
-        callbacks = cbks_mod.CallbackList(cb_list)
-        callbacks.set_model(self)
-        metric_names = list(self.metrics_names)
-        if val is not None:
-            metric_names += ["val_" + m for m in self.metrics_names]
-        callbacks.set_params({"batch_size": batch_size, "epochs": epochs, "steps": None,
-                              "samples": n, "verbose": verbose, "do_validation": val is not None,
-                              "metrics": metric_names})
-        if verbose == 1 and val is not None:
-            print(f"Train on {n} samples, validate on {len(val[0][0])} samples")
-        elif verbose == 1:
-            print(f"Train on {n} samples")
-        self.stop_training = False
-        callbacks.on_train_begin()
-        for epoch in range(initial_epoch, epochs):
-            self.reset_metrics()
-            callbacks.on_epoch_begin(epoch)
-            index_array = np.arange(n)  # TF shuffles a fresh arange each epoch
-            if shuffle == "batch":
-                index_array = _batch_shuffle(index_array, batch_size)
-            elif shuffle:
-                np.random.shuffle(index_array)
-            results = self._run_loop(train_fn, arrays, batch_size, index_array, callbacks, "train")
-            epoch_logs = dict(zip(self.metrics_names, [float(r) for r in results]))
-            if val is not None and (epoch + 1) % validation_freq == 0:
-                self.reset_metrics()
-                vres = self._run_loop(test_fn, val[0] + val[1], batch_size)
-                epoch_logs.update({"val_" + k: float(v) for k, v in zip(self.metrics_names, vres)})
-            callbacks.on_epoch_end(epoch, epoch_logs)
-            if self.stop_training:
-                break
-        callbacks.on_train_end()
-        return self.history
-
-    def evaluate(self, x=None, y=None, batch_size=None, verbose=1, sample_weight=None, steps=None,
-                 callbacks=None, max_queue_size=10, workers=1, use_multiprocessing=False,
-                 return_dict=False, **kwargs):
-        """The loss (averaged over samples) and metrics on (x, y); a scalar when there are no
-        metrics."""
-        self._check_compiled()
-        if sample_weight is not None or steps is not None:
-            raise NotImplementedError("evaluate(sample_weight / steps) is not supported yet")
-        xs, ys = self._standardize(x, y)
-        fn = self._make_test_function()
-        self.reset_metrics()
-        results = self._run_loop(fn, xs + ys, batch_size or 32)
-        if verbose:
-            print(f"{len(xs[0])}/{len(xs[0])} - " +
-                  " - ".join(f"{k}: {v:.4f}" for k, v in zip(self.metrics_names, results)))
-        if return_dict:
-            return dict(zip(self.metrics_names, results))
-        return results[0] if len(results) == 1 else results
-
-    def predict(self, x, batch_size=None, verbose=0, steps=None, callbacks=None, max_queue_size=10,
-                workers=1, use_multiprocessing=False):
-        """The model's outputs on x, computed in batches (default 32) and concatenated."""
-        if steps is not None:
-            raise NotImplementedError("predict(steps=...) is not supported yet")
-        xs, _ = self._standardize(x, need_y=False)
-        fn = self._make_predict_function()
-        n = len(xs[0])
-        outs = None
-        for start, end in self._batches(n, batch_size or 32):
-            batch = fn([a[start:end] for a in xs])
-            if outs is None:
-                outs = [[] for _ in batch]
-            for o, b in zip(outs, batch):
-                o.append(b)
-        outs = [np.concatenate(o) for o in outs]
-        return outs[0] if len(outs) == 1 else outs
-
-    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, reset_metrics=True,
-                       return_dict=False):
-        """One optimizer step on one batch; returns the loss and metrics of that batch."""
-        self._check_compiled()
-        if sample_weight is not None or class_weight is not None:
-            raise NotImplementedError("train_on_batch(sample_weight / class_weight) is not "
-                                      "supported yet")
-        xs, ys = self._standardize(x, y)
-        outs = [np.float32(o) for o in self._make_train_function()(xs + ys)]
-        if reset_metrics:
-            self.reset_metrics()
-        if return_dict:
-            return dict(zip(self.metrics_names, outs))
-        return outs[0] if len(outs) == 1 else outs
-
-    def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True, return_dict=False):
-        """Loss and metrics on one batch, without updating the weights."""
-        self._check_compiled()
-        if sample_weight is not None:
-            raise NotImplementedError("test_on_batch(sample_weight) is not supported yet")
-        xs, ys = self._standardize(x, y)
-        outs = [np.float32(o) for o in self._make_test_function()(xs + ys)]
-        if reset_metrics:
-            self.reset_metrics()
-        if return_dict:
-            return dict(zip(self.metrics_names, outs))
-        return outs[0] if len(outs) == 1 else outs
-
-    def predict_on_batch(self, x):
-        xs, _ = self._standardize(x, need_y=False)
-        outs = self._make_predict_function()(xs)
-        return outs[0] if len(outs) == 1 else outs
-
-    def fit_generator(self, *args, **kwargs):
-        raise NotImplementedError("fit_generator is not supported by tensorweave yet")
-
-    evaluate_generator = predict_generator = fit_generator
-
-
-def _batch_shuffle(index_array, batch_size):
-    batch_count = int(len(index_array) / batch_size)
-    last_batch = index_array[batch_count * batch_size:]
-    index_array = index_array[:batch_count * batch_size]
-    index_array = index_array.reshape((batch_count, batch_size))
-    np.random.shuffle(index_array)
-    index_array = index_array.flatten()
-    return np.append(index_array, last_batch)
-
-
-_ = (Tensor, get_default_graph, sys, time)
