@@ -21,16 +21,40 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TF's nam
     """An op that raises InvalidArgumentError "assertion failed: [d0] [d1] ..." when `condition`
     (a scalar bool) is False at run time; `data` (strings and tensors) describes the failure,
     each tensor showing its first `summarize` (default 3) elements. Use it as a control
-    dependency or fetch it."""
-    with name_scope(name, "Assert", [condition] + list(data)) as scope:
-        condition = convert_to_tensor(condition, dtype=_dtypes.bool, name="condition")
-        if condition.shape.ndims not in (None, 0):
-            raise ValueError(f"Shape must be rank 0 but is rank {condition.shape.ndims} for "
-                             f"'{scope}Assert' (op: 'Assert')")
-        data = [d if isinstance(d, Tensor) else convert_to_tensor(d) for d in data]
-        return apply_op("Assert", [condition] + data, [], "Assert",
-                        attrs={"summarize": 3 if summarize is None else int(summarize),
-                               "T": [d.dtype.base_dtype for d in data]})
+    dependency or fetch it.
+
+    As in TF, when some `data` tensor is neither string nor int32 the Assert runs only when the
+    condition is False, inside `tf.cond(condition, no_op, assert, name="AssertGuard")`: the
+    returned op is then `<name>/AssertGuard/Merge` and the failing node `<name>/AssertGuard/Assert`.
+    """
+    from . import control_flow_ops
+    with name_scope(name, "Assert", [condition] + list(data)):
+        xs = [d if isinstance(d, Tensor) else convert_to_tensor(d) for d in data]
+        if all(x.dtype.base_dtype in (_dtypes.string, _dtypes.int32) for x in xs):
+            return _assert_op(condition, data, summarize)
+        condition = convert_to_tensor(condition, name="Condition")
+        guarded = control_flow_ops.cond(condition, control_flow_ops.no_op,
+                                        lambda: _assert_op(condition, data, summarize), name="AssertGuard")
+        return guarded.op
+
+
+def _assert_op(condition, data, summarize):
+    """The Assert op itself, named "Assert" in the current scope; Python values among its inputs
+    become Consts inside the op's scope (`Assert/condition`, `Assert/data_0`), as TF's op
+    wrappers name them."""
+    g = get_default_graph()
+    op_name = g.unique_name("Assert", mark_as_used=False)
+    with g.name_scope(op_name + "/"):
+        condition = condition if isinstance(condition, Tensor) else \
+            convert_to_tensor(condition, dtype=_dtypes.bool, name="condition")
+        data = [d if isinstance(d, Tensor) else convert_to_tensor(d, name=f"data_{i}")
+                for i, d in enumerate(data)]
+    if condition.dtype.base_dtype != _dtypes.bool:
+        raise TypeError(f"Input 'condition' of 'Assert' Op has type {condition.dtype.base_dtype.name} that "
+                        "does not match expected type of bool.")
+    return apply_op("Assert", [condition] + data, [], "Assert",
+                    attrs={"summarize": 3 if summarize is None else int(summarize),
+                           "T": [d.dtype.base_dtype for d in data]})
 
 
 registry.register_op("Print", shape_fn=lambda op: [op._inputs[0]._shape], stateful=True)

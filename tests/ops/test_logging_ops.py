@@ -16,13 +16,20 @@ def _fails(sess, op, feed, match):
 def test_assert_passes_and_fails_with_tf_message():
     x = tf.placeholder(tf.float32, [None])
     a = tf.Assert(tf.reduce_all(x > 0), ["x must be positive", x], summarize=4)
-    assert a.type == "Assert" and a.name == "Assert/Assert"
+    # TF guards an Assert over float data with cond(..., name="AssertGuard") and returns its Merge
+    # (our cond's Merge is a forwarding Identity); the failing node is AssertGuard/Assert.
+    assert a.name == "Assert/AssertGuard/Merge"
     with tf.Session() as sess:
         assert sess.run(a, {x: [1.0, 2.0]}) is None
         _fails(sess, a, {x: [1.0, -2.0, 3.0, 4.0, 5.0]},
-               r"assertion failed: \[x must be positive\] \[1 -2 3 4\.\.\.\]")
-    with pytest.raises(ValueError):
-        tf.Assert(x > 0, ["not a scalar condition"])
+               r"assertion failed: \[x must be positive\] \[1 -2 3 4\.\.\.\]\n\t \[\[\{\{node Assert/AssertGuard/Assert\}\}\]\]")
+        # string/int32 data: the plain Assert op, its Python inputs named in its scope (TF 2.21)
+        b = tf.Assert(True, ["always"], name="plain")
+        assert (b.type, b.name, [t.name for t in b.inputs]) == \
+            ("Assert", "plain/Assert", ["plain/Assert/condition:0", "plain/Assert/data_0:0"])
+        # a non-scalar condition is accepted when built and fails when run
+        _fails(sess, tf.Assert(x > 0, ["not a scalar condition"]), {x: [1.0, 2.0]},
+               r"In\[0\] should be a scalar: \[2\]")
 
 
 def test_assert_as_control_dependency_guards_a_value():

@@ -36,7 +36,10 @@ def _assert(op, ctx):
     summarize = op._get_attr("summarize")
 
     def assert_(condition, *data):
-        if not bool(np.all(condition)):
+        if np.ndim(condition) != 0:
+            shape = "[" + ",".join(str(d) for d in np.shape(condition)) + "]"
+            raise errors.InvalidArgumentError(None, op, f"In[0] should be a scalar: {shape}")
+        if not condition:
             raise errors.InvalidArgumentError(
                 None, op, "assertion failed: " + " ".join(f"[{summarize_tf1(d, summarize)}]" for d in data))
     return assert_
