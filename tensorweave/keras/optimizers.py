@@ -344,7 +344,7 @@ class Optimizer:
         if name in self._hyper_vars:
             from . import backend as K
             try:
-                return float(K.get_value(self._hyper_vars[name]))
+                return K.get_value(self._hyper_vars[name])   # np.float32, as TF's
             except Exception:  # noqa: BLE001  (no session yet: the Python value)
                 return value
         return value
@@ -433,8 +433,6 @@ class Adam(Optimizer):
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False,
                  name="Adam", **kwargs):
         super().__init__(name, **kwargs)
-        if amsgrad:
-            raise NotImplementedError("Adam(amsgrad=True) is not supported by tensorweave yet")
         self._set_hyper("learning_rate", kwargs.get("lr", learning_rate))
         self._set_hyper("decay", self._initial_decay)
         self._set_hyper("beta_1", beta_1)
@@ -447,6 +445,9 @@ class Adam(Optimizer):
             self.add_slot(var, "m")
         for var in var_list:
             self.add_slot(var, "v")
+        if self.amsgrad:
+            for var in var_list:
+                self.add_slot(var, "vhat")
 
     def _prepare_local(self, dtype):
         a, m = _ops()[:2]
@@ -463,14 +464,29 @@ class Adam(Optimizer):
         return c
 
     def _resource_apply_dense(self, grad, var, c):
+        if self.amsgrad:
+            return self._apply_amsgrad(grad, var, c)
         return _resource_apply("ApplyAdam",
                                [var, self.get_slot(var, "m"), self.get_slot(var, "v"), c["beta_1_power"],
                                 c["beta_2_power"], c["lr_t"], c["beta_1_t"], c["beta_2_t"],
                                 c["epsilon"], grad], use_nesterov=False)
 
+    def _apply_amsgrad(self, grad, var, c):
+        # ResourceApplyAdamWithAmsgrad's update, composed: v-hat keeps the largest v seen.
+        m, s, cf = _ops()[1], _ops()[2], _ops()[5]
+        mv, vv, vh = self.get_slot(var, "m"), self.get_slot(var, "v"), self.get_slot(var, "vhat")
+        m_t = s.assign(mv, mv + (grad - mv) * c["one_minus_beta_1_t"])
+        v_t = s.assign(vv, vv + (m.square(grad) - vv) * c["one_minus_beta_2_t"])
+        vh_t = s.assign(vh, m.maximum(vh, v_t))
+        var_t = s.assign_sub(var, c["lr"] * m_t / (m.sqrt(vh_t) + c["epsilon"]))
+        return cf.group(*[_as_op(var_t), _as_op(m_t), _as_op(v_t), _as_op(vh_t)])
+
     def _resource_apply_sparse(self, grad, var, indices, c):
         a, m, s = _ops()[:3]
         from ..ops import resource_variable_ops as rvo
+        if self.amsgrad:
+            raise NotImplementedError("Adam(amsgrad=True) on sparse gradients is not supported "
+                                      "by tensorweave yet")
         mv = self.get_slot(var, "m")
         m_scaled_g_values = grad * c["one_minus_beta_1_t"]
         m_t = s.assign(mv, mv * c["beta_1_t"])
@@ -502,8 +518,6 @@ class RMSprop(Optimizer):
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False,
                  name="RMSprop", **kwargs):
         super().__init__(name, **kwargs)
-        if centered:
-            raise NotImplementedError("RMSprop(centered=True) is not supported by tensorweave yet")
         self._set_hyper("learning_rate", kwargs.get("lr", learning_rate))
         self._set_hyper("decay", self._initial_decay)
         self._set_hyper("rho", rho)
@@ -522,6 +536,9 @@ class RMSprop(Optimizer):
         if self._momentum:
             for var in var_list:
                 self.add_slot(var, "momentum")
+        if self.centered:
+            for var in var_list:
+                self.add_slot(var, "mg")
 
     def _prepare_local(self, dtype):
         a = _ops()[0]
@@ -536,13 +553,22 @@ class RMSprop(Optimizer):
     def _resource_apply_dense(self, grad, var, c):
         a, m, s = _ops()[:3]
         rms = self.get_slot(var, "rms")
+        if self._momentum and self.centered:
+            return _resource_apply("ApplyCenteredRMSProp",
+                                   [var, self.get_slot(var, "mg"), rms, self.get_slot(var, "momentum"),
+                                    c["lr_t"], c["rho"], c["momentum"], c["epsilon"], grad])
         if self._momentum:
             return _resource_apply("ApplyRMSProp",
                                    [var, rms, self.get_slot(var, "momentum"), c["lr_t"], c["rho"],
                                     c["momentum"], c["epsilon"], grad])
         rms_t = c["rho"] * rms + c["one_minus_rho"] * m.square(grad)
         rms_t = s.assign(rms, rms_t)
-        var_t = var - c["lr_t"] * grad / (m.sqrt(rms_t) + c["epsilon"])
+        denom_t = rms_t
+        if self.centered:
+            mg = self.get_slot(var, "mg")
+            mg_t = s.assign(mg, c["rho"] * mg + c["one_minus_rho"] * grad)
+            denom_t = rms_t - m.square(mg_t)
+        var_t = var - c["lr_t"] * grad / (m.sqrt(denom_t) + c["epsilon"])
         return _as_op(s.assign(var, var_t))
 
     def get_config(self):
@@ -619,7 +645,10 @@ class TFOptimizer(Optimizer):
         raise NotImplementedError("TFOptimizer has no config")
 
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "adagrad": Adagrad}
+from .optimizers_extra import Adadelta, Adamax, Ftrl, Nadam  # noqa: E402
+
+_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "adagrad": Adagrad,
+            "adadelta": Adadelta, "adamax": Adamax, "nadam": Nadam, "ftrl": Ftrl}
 
 
 def get(identifier):
@@ -628,9 +657,6 @@ def get(identifier):
         return identifier
     if isinstance(identifier, str):
         key = identifier.lower()
-        if key in ("adadelta", "adamax", "nadam", "ftrl"):
-            raise NotImplementedError(f"the keras optimizer '{identifier}' is not supported by "
-                                      "tensorweave yet")
         if key not in _BY_NAME:
             raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
         return _BY_NAME[key]()
@@ -651,6 +677,4 @@ def deserialize(config):
 
 
 def __getattr__(name):
-    if name in ("Adadelta", "Adamax", "Nadam", "Ftrl"):
-        raise NotImplementedError(f"tf.keras.optimizers.{name} is not supported by tensorweave yet")
     raise AttributeError(f"tf.keras.optimizers.{name} is not supported by tensorweave yet")
