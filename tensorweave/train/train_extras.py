@@ -1,6 +1,6 @@
 """Smaller tf.train helpers: `checkpoints_iterator` (wait for new checkpoints), `basic_train_loop`,
 the `maybe_*_join` batchers, `VocabInfo`, and TF's other names for existing functions
-(`piecewise_constant_decay`, `match_filenames_once`). `warm_start` is not implemented."""
+(`piecewise_constant_decay`, `match_filenames_once`); `warm_start` lives in warm_starting_util."""
 
 import collections
 import time
@@ -10,6 +10,7 @@ from .checkpoint_management import latest_checkpoint
 from .input import _check_keep_input, batch_join, shuffle_batch_join
 from .learning_rate_decay import piecewise_constant as piecewise_constant_decay  # noqa: F401
 from ..ops.serialization_ops import match_filenames_once  # noqa: F401
+from .warm_starting_util import warm_start  # noqa: F401
 
 __all__ = ["checkpoints_iterator", "basic_train_loop", "maybe_batch_join", "maybe_shuffle_batch_join", "VocabInfo",
            "warm_start", "piecewise_constant_decay", "match_filenames_once"]
@@ -90,11 +91,3 @@ class VocabInfo(collections.namedtuple("VocabInfo", ["new_vocab", "new_vocab_siz
             raise ValueError(f"The only supported values for the axis argument are 0 and 1.  Provided axis: {axis}")
         return super().__new__(cls, new_vocab, new_vocab_size, num_oov_buckets, old_vocab, old_vocab_size,
                                backup_initializer, axis)
-
-
-def warm_start(ckpt_to_initialize_from, vars_to_warm_start=".*", var_name_to_vocab_info=None,
-               var_name_to_prev_var_name=None):
-    """Not implemented in tensorweave (raises NotImplementedError): restore the variables with a
-    `tf.train.Saver` or `tf.train.init_from_checkpoint` instead."""
-    raise NotImplementedError("tf.train.warm_start is not implemented in tensorweave; use tf.train.Saver.restore "
-                              "or tf.train.init_from_checkpoint")

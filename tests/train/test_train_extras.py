@@ -10,8 +10,6 @@ def test_aliases_and_vocab_info():
     assert tf.train.match_filenames_once is tf.io.match_filenames_once
     vi = tf.train.VocabInfo("new.txt", 10, 1, "old.txt")
     assert vi.old_vocab_size == -1 and vi.axis == 0
-    with pytest.raises(NotImplementedError):
-        tf.train.warm_start("ckpt")
 
 
 def test_checkpoints_iterator_yields_new_checkpoints(tmp_path):
