@@ -1,0 +1,11 @@
+"""The tf.quantization namespace (re-exports only)."""
+
+from .ops.quantization_ops import (dequantize, fake_quant_with_min_max_args,  # noqa: F401
+                                   fake_quant_with_min_max_args_gradient, fake_quant_with_min_max_vars,
+                                   fake_quant_with_min_max_vars_gradient, fake_quant_with_min_max_vars_per_channel,
+                                   fake_quant_with_min_max_vars_per_channel_gradient, quantize, quantized_concat)
+
+__all__ = ["dequantize", "fake_quant_with_min_max_args", "fake_quant_with_min_max_args_gradient",
+           "fake_quant_with_min_max_vars", "fake_quant_with_min_max_vars_gradient",
+           "fake_quant_with_min_max_vars_per_channel", "fake_quant_with_min_max_vars_per_channel_gradient",
+           "quantize", "quantized_concat"]
