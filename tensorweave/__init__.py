@@ -85,6 +85,8 @@ from .platform import tf_logging as logging  # noqa: E402
 from . import initializers, layers, losses, math, nn, random, train  # noqa: E402,A004  (namespaces)
 from . import linalg  # noqa: E402  (tf.linalg: inv, det, cholesky, solve, svd, norm, ...)
 from . import manip  # noqa: E402  (tf.manip: roll)
+from . import quantization  # noqa: E402  (tf.quantization: quantize/dequantize, fake_quant_*)
+from .ops.quantization_ops import *  # noqa: E402,F401,F403  (tf.quantize, tf.dequantize, tf.fake_quant_*)
 from . import bitwise  # noqa: E402  (tf.bitwise: and/or/xor/invert/shifts)
 from . import signal, spectral  # noqa: E402  (tf.signal; TF1's tf.spectral)
 from . import sets  # noqa: E402  (tf.sets: intersection, union, difference, size)
