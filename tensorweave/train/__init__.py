@@ -56,7 +56,7 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Adagra
            "shuffle_batch", "shuffle_batch_join", "maybe_batch", "maybe_shuffle_batch", "input_producer",
            "string_input_producer", "range_input_producer", "slice_input_producer", "limit_epochs"] + list(_DISTRIBUTED)
 
-from .train_extras import (VocabInfo, basic_train_loop, checkpoints_iterator, match_filenames_once,  # noqa: E402,F401
+from .train_extras import (Checkpoint, CheckpointManager, VocabInfo, basic_train_loop, checkpoints_iterator, match_filenames_once,  # noqa: E402,F401
                            maybe_batch_join, maybe_shuffle_batch_join, piecewise_constant_decay, warm_start)
-__all__ += ["VocabInfo", "basic_train_loop", "checkpoints_iterator", "match_filenames_once", "maybe_batch_join",
+__all__ += ["Checkpoint", "CheckpointManager", "VocabInfo", "basic_train_loop", "checkpoints_iterator", "match_filenames_once", "maybe_batch_join",
             "maybe_shuffle_batch_join", "piecewise_constant_decay", "warm_start"]

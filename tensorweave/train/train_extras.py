@@ -12,7 +12,7 @@ from .learning_rate_decay import piecewise_constant as piecewise_constant_decay 
 from ..ops.serialization_ops import match_filenames_once  # noqa: F401
 from .warm_starting_util import warm_start  # noqa: F401
 
-__all__ = ["checkpoints_iterator", "basic_train_loop", "maybe_batch_join", "maybe_shuffle_batch_join", "VocabInfo",
+__all__ = ["Checkpoint", "CheckpointManager", "checkpoints_iterator", "basic_train_loop", "maybe_batch_join", "maybe_shuffle_batch_join", "VocabInfo",
            "warm_start", "piecewise_constant_decay", "match_filenames_once"]
 
 
@@ -91,3 +91,22 @@ class VocabInfo(collections.namedtuple("VocabInfo", ["new_vocab", "new_vocab_siz
             raise ValueError(f"The only supported values for the axis argument are 0 and 1.  Provided axis: {axis}")
         return super().__new__(cls, new_vocab, new_vocab_size, num_oov_buckets, old_vocab, old_vocab_size,
                                backup_initializer, axis)
+
+
+class Checkpoint:
+    """tf.train.Checkpoint (object-based checkpoints) is not supported by tensorweave yet: it raises
+    NotImplementedError. Use the name-based tf.train.Saver (save/restore, max_to_keep) instead."""
+
+    def __init__(self, **kwargs):
+        raise NotImplementedError("tf.train.Checkpoint (object-based checkpoints) is not supported by tensorweave "
+                                  "yet; use tf.train.Saver")
+
+
+class CheckpointManager:
+    """tf.train.CheckpointManager is not supported by tensorweave yet (it manages tf.train.Checkpoint
+    objects): it raises NotImplementedError. tf.train.Saver(max_to_keep=...) keeps the last N."""
+
+    def __init__(self, checkpoint, directory, max_to_keep, keep_checkpoint_every_n_hours=None,
+                 checkpoint_name="ckpt", step_counter=None, checkpoint_interval=None, init_fn=None):
+        raise NotImplementedError("tf.train.CheckpointManager is not supported by tensorweave yet; use "
+                                  "tf.train.Saver(max_to_keep=...)")
