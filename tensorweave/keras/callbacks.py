@@ -129,43 +129,61 @@ class LambdaCallback(Callback):
 
 
 class EarlyStopping(Callback):
-    """Stops training when `monitor` has not improved by `min_delta` for `patience` epochs."""
+    """Stops training when `monitor` has not improved by `min_delta` for `patience` epochs;
+    `restore_best_weights` sets the weights of the best epoch back at the end of training."""
 
     def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto",
                  baseline=None, restore_best_weights=False, start_from_epoch=0):
         super().__init__()
-        if restore_best_weights:
-            raise NotImplementedError("EarlyStopping(restore_best_weights=True) is not supported yet")
         self.monitor = monitor
         self.patience = patience
         self.verbose = verbose
         self.baseline = baseline
         self.min_delta = abs(min_delta)
-        if mode == "min" or (mode == "auto" and "acc" not in monitor):
-            self.monitor_op = np.less
-        else:
-            self.monitor_op = np.greater
-        if self.monitor_op == np.greater:
-            self.min_delta *= 1
-        else:
-            self.min_delta *= -1
+        self.wait = 0
+        self.stopped_epoch = 0
+        self.restore_best_weights = restore_best_weights
+        self.best_weights = None
         self.start_from_epoch = start_from_epoch
+        if mode not in ("auto", "min", "max"):
+            mode = "auto"
+        if mode == "min":
+            self.monitor_op = np.less
+        elif mode == "max":
+            self.monitor_op = np.greater
+        elif monitor.endswith(("acc", "accuracy", "auc")):
+            self.monitor_op = np.greater
+        else:
+            self.monitor_op = np.less
+        if self.monitor_op != np.greater:
+            self.min_delta *= -1
 
     def on_train_begin(self, logs=None):
         self.wait = 0
         self.stopped_epoch = 0
         self.best = np.inf if self.monitor_op == np.less else -np.inf
-        if self.baseline is not None:
-            self.best = self.baseline
+        self.best_weights = None
+        self.best_epoch = 0
+
+    def _is_improvement(self, value, reference):
+        return self.monitor_op(value - self.min_delta, reference)
 
     def on_epoch_end(self, epoch, logs=None):
         current = (logs or {}).get(self.monitor)
         if current is None or epoch < self.start_from_epoch:
             return
+        if self.restore_best_weights and self.best_weights is None:
+            self.best_weights = self.model.get_weights()
+            self.best_epoch = epoch
         self.wait += 1
-        if self.monitor_op(current - self.min_delta, self.best):
+        if self._is_improvement(current, self.best):
             self.best = current
-            self.wait = 0
+            self.best_epoch = epoch
+            if self.restore_best_weights:
+                self.best_weights = self.model.get_weights()
+            if self.baseline is None or self._is_improvement(current, self.baseline):
+                self.wait = 0
+            return
         if self.wait >= self.patience and epoch > 0:
             self.stopped_epoch = epoch
             self.model.stop_training = True
@@ -173,6 +191,11 @@ class EarlyStopping(Callback):
     def on_train_end(self, logs=None):
         if self.stopped_epoch > 0 and self.verbose > 0:
             print(f"Epoch {self.stopped_epoch + 1}: early stopping")
+        if self.restore_best_weights and self.best_weights is not None:
+            if self.verbose > 0:
+                print("Restoring model weights from the end of the best epoch: "
+                      f"{self.best_epoch + 1}.")
+            self.model.set_weights(self.best_weights)
 
 
 class TerminateOnNaN(Callback):

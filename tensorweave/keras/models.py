@@ -241,7 +241,19 @@ class Model(TrainingMixin, Layer):
     def load_weights(self, filepath, by_name=False, skip_mismatch=False, options=None):
         """Restores weights saved by `save_weights`."""
         if by_name:
-            raise NotImplementedError("load_weights(by_name=True) is not supported yet")
+            if str(filepath).endswith((".h5", ".keras", ".hdf5")):
+                raise NotImplementedError("load_weights(by_name=True) reads HDF5 files, which "
+                                          "tensorweave does not support (no h5py)")
+            import os
+            if not os.path.exists(str(filepath) + ".index"):
+                from ..framework import errors
+                raise errors.NotFoundError(None, None, "Unsuccessful TensorSliceReader "
+                                           "constructor: Failed to find any matching files for "
+                                           f"{filepath}")
+            # As TF for TensorFlow-format weights.
+            raise NotImplementedError("Weights may only be loaded based on topology into Models "
+                                      "when loading TensorFlow-formatted weights (got by_name=True "
+                                      "to load_weights).")
         from ..train.saver import Saver
         saver = Saver(var_list={v.op.name: v for v in self.weights})
         saver.restore(K.get_session(), filepath)
@@ -301,10 +313,26 @@ class Sequential(Model):
             self.built = True
 
     def pop(self):
+        """Removes the last layer; a built model's output becomes the previous layer's."""
         if not self._seq_layers:
             raise TypeError("There are no layers in the model.")
-        self._seq_layers.pop()
-        raise NotImplementedError("Sequential.pop on a built model is not supported yet")
+        layer = self._seq_layers.pop()
+        if not self._seq_layers:
+            if self._input_layer is None:
+                self.inputs = self.outputs = None
+                self.built = False
+            else:
+                self.outputs = list(self.inputs)
+        elif self.outputs is not None:
+            hist = _keras_history(self.outputs[0])
+            if hist is not None and hist[0] is layer:
+                # The popped layer's input is the new output (TF: layers[-1].output).
+                out = layer._inbound_nodes[hist[1]].inputs
+                self.outputs = [out]
+                self._nested_outputs = out
+                self.output_names = [self._seq_layers[-1].name]
+        self._graph_compiled = False
+        self._train_fn = self._test_fn = self._predict_fn = None
 
     def call(self, inputs, training=None, mask=None):
         x = inputs
