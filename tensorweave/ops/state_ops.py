@@ -19,11 +19,6 @@ __all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add"
            "scatter_nd_add", "scatter_nd_sub", "count_up_to", "is_variable_initialized", "batch_scatter_update"]
 
 
-class NotMutableError(TypeError, AttributeError):
-    """An update op got a tensor that is not a variable reference. TF raises TypeError from the
-    generated op wrapper and AttributeError from `tf.assign` & co.; this is both."""
-
-
 def _is_resource(ref):
     return getattr(ref, "_is_resource_variable", False)
 
@@ -53,14 +48,21 @@ def variable_op_v2(shape, dtype, name="Variable", container="", shared_name=""):
 # -- argument handling -------------------------------------------------------------------------
 
 def _ref_of(ref, op_type):
-    """The reference tensor of a Variable or a ref tensor; NotMutableError otherwise."""
+    """The reference tensor of a Variable or a ref tensor; AttributeError (as TF) otherwise."""
     r = getattr(ref, "_ref", None)
     if callable(r) and not isinstance(ref, Tensor):
         ref = r()
     if not isinstance(ref, Tensor) or not ref.dtype._is_ref_dtype:
-        raise NotMutableError(f"'{op_type}' Op requires that input 'ref' be a mutable tensor "
-                              f"(e.g.: a tf.Variable)")
+        # TF's tf.assign & co. hand a non-ref argument to the resource-variable path, which
+        # fails looking up the method it needs: AttributeError naming it.
+        attr = _RESOURCE_ATTR.get(op_type, "_lazy_read")
+        kind = "SymbolicTensor" if isinstance(ref, Tensor) else type(ref).__name__
+        raise AttributeError(f"'{kind}' object has no attribute '{attr}'")
     return ref
+
+
+_RESOURCE_ATTR = {"Assign": "assign", "AssignAdd": "assign_add", "AssignSub": "assign_sub", "CountUpTo": "handle",
+                  "IsVariableInitialized": "is_initialized"}
 
 
 def _value_of(value, ref, op_type, arg="value"):
