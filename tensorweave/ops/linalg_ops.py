@@ -552,3 +552,7 @@ from .linalg_extra_ops import *  # noqa: E402,F401,F403
 from .linalg_extra_ops import __all__ as _extra_all  # noqa: E402
 
 __all__ = __all__ + _extra_all
+from .linalg_more_ops import *  # noqa: E402,F401,F403
+from .linalg_more_ops import __all__ as _more_all  # noqa: E402
+
+__all__ = __all__ + _more_all

@@ -304,3 +304,80 @@ def _tridiagonal_solve(op, ctx):
         except np.linalg.LinAlgError:
             raise _invalid("The matrix is not invertible.") from None
     return tridiagonal_solve
+
+
+# -- MatrixSquareRoot: Eigen's MatrixSquareRoot (Schur form, then the triangular recurrence) ----------
+
+def _sqrt_quasi_triangular(t):
+    """The square root of a real quasi-upper-triangular Schur factor (1x1 and 2x2 diagonal blocks),
+    block by block as Eigen computes it; a negative 1x1 block gives NaN (no real square root)."""
+    n = t.shape[0]
+    s = np.zeros_like(t)
+    two = [i < n - 1 and t[i + 1, i] != 0 for i in range(n)]   # a 2x2 block starts at i
+    i = 0
+    with np.errstate(all="ignore"):
+        while i < n:
+            if two[i]:
+                w, v = np.linalg.eig(t[i:i + 2, i:i + 2])
+                s[i:i + 2, i:i + 2] = (v @ np.diag(np.sqrt(w.astype(complex))) @ np.linalg.inv(v)).real
+                i += 2
+            else:
+                s[i, i] = np.sqrt(t[i, i])
+                i += 1
+        for j in range(1, n):
+            if t[j, j - 1] != 0:
+                continue
+            for i in range(j - 1, -1, -1):
+                if i > 0 and t[i, i - 1] != 0:
+                    continue
+                bi = 2 if two[i] else 1
+                bj = 2 if two[j] else 1
+                rhs = t[i:i + bi, j:j + bj] - s[i:i + bi, i + bi:j] @ s[i + bi:j, j:j + bj]
+                if bi == 1 and bj == 1:
+                    s[i, j] = rhs[0, 0] / (s[i, i] + s[j, j])
+                    continue
+                # A X + X B = rhs with A, B the diagonal blocks' square roots, as a small linear system
+                a, b = s[i:i + bi, i:i + bi], s[j:j + bj, j:j + bj]
+                k = np.kron(a, np.eye(bj)) + np.kron(np.eye(bi), b.T)
+                try:
+                    s[i:i + bi, j:j + bj] = np.linalg.solve(k, rhs.reshape(-1)).reshape(bi, bj)
+                except np.linalg.LinAlgError:
+                    s[i:i + bi, j:j + bj] = np.nan
+    return s
+
+
+def _sqrt_triangular(t):
+    n = t.shape[0]
+    s = np.zeros_like(t)
+    with np.errstate(all="ignore"):
+        for i in range(n):
+            s[i, i] = np.sqrt(t[i, i])
+        for j in range(1, n):
+            for i in range(j - 1, -1, -1):
+                s[i, j] = (t[i, j] - s[i, i + 1:j] @ s[i + 1:j, j]) / (s[i, i] + s[j, j])
+    return s
+
+
+def _matrix_sqrt(m):
+    import scipy.linalg
+    if not np.all(np.isfinite(m)):
+        return np.full_like(m, np.nan)
+    cplx = np.iscomplexobj(m)
+    t, u = scipy.linalg.schur(m, output="complex" if cplx else "real")
+    s = _sqrt_triangular(t) if cplx else _sqrt_quasi_triangular(t)
+    with np.errstate(all="ignore"):
+        # plain products: inf * 0 must give NaN exactly as Eigen's do (BLAS may skip zeros)
+        return np.einsum("ij,jk->ik", np.einsum("ij,jk->ik", u, s), np.conj(u).T)
+
+
+@register_kernel("MatrixSquareRoot")
+def _matrix_square_root(op, ctx):
+    def matrix_square_root(a):
+        # computed in the input's precision, as TF does (its float32 roundings are closer to these)
+        w = _wide(np.asarray(a))
+        if w.shape[-1] == 0:
+            return np.asarray(a).copy()
+        flat = w.reshape((-1,) + w.shape[-2:])
+        out = np.stack([_matrix_sqrt(m) for m in flat]) if flat.shape[0] else flat.copy()
+        return out.reshape(w.shape).astype(a.dtype, copy=False)
+    return matrix_square_root
