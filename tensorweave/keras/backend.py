@@ -155,7 +155,6 @@ def symbolic_learning_phase():
     ph = _GRAPH_LEARNING_PHASES.get(g)
     if ph is None:
         from ..ops import array_ops
-        from ..framework.constant_op import convert_to_tensor
         with g.as_default(), name_scope(""), g.control_dependencies(None):
             ph = array_ops.placeholder_with_default(False, shape=(),
                                                     name="keras_learning_phase")
