@@ -71,6 +71,10 @@ def _attr_summary(attrs):
             parts.append(f"{k}={_shape_summary(v) if v.ndims is not None else '<unknown>'}")
         elif isinstance(v, (list, tuple)) and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
             parts.append(f"{k}=[{', '.join(str(x) for x in v)}]")
+        elif isinstance(v, (list, tuple)) and v and all(isinstance(x, TensorShape) for x in v):
+            parts.append(f"{k}=[{', '.join(_shape_summary(x) if x.ndims is not None else '<unknown>' for x in v)}]")
+        elif isinstance(v, (list, tuple)) and all(isinstance(x, _dtypes.DType) for x in v):
+            parts.append(f"{k}=[{', '.join('DT_' + _TF_TYPE_ENUM_NAMES.get(x.name, x.name.upper()) for x in v)}]")
     return ", ".join(parts)
 
 
