@@ -582,7 +582,7 @@ _BOOL_OUT = {"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual"
              "LogicalOr", "LogicalNot", "IsNan", "IsInf", "IsFinite", "ApproximateEqual", "InTopK",
              "InTopKV2"}
 
-_NO_OUT = {"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"}
+_NO_OUT = {"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "PrintV2"}
 _OUTPUTS["VarHandleOp"] = lambda a, i: [_dtypes.resource]
 _BOOL_OUT.add("VarIsInitializedOp")
 

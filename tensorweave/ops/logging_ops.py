@@ -3,6 +3,7 @@
 These ops have side effects (raising, printing), so they are stateful: never folded or merged,
 and run only when fetched or reached through control dependencies, as in TF1's graph mode."""
 
+import os
 import sys
 
 from ..framework import dtypes as _dtypes
@@ -79,42 +80,95 @@ def Print(input_, data, message=None, first_n=None, summarize=None, name=None): 
 registry.register_op("PrintV2", stateful=True)
 registry.no_gradient("PrintV2")
 
+_LOG_LEVELS = {"INFO": "log(info)", "WARN": "log(warning)", "WARNING": "log(warning)", "ERROR": "log(error)"}
+
+
+def _stream_name(output_stream):
+    """tf.print's output_stream as the PrintV2 attr names it."""
+    import logging
+    if isinstance(output_stream, str) and output_stream.startswith("file://"):
+        return output_stream
+    if output_stream is sys.stdout:
+        return "stdout"
+    if output_stream is sys.stderr:
+        return "stderr"
+    for level, value in ((logging.INFO, "log(info)"), (logging.WARNING, "log(warning)"),
+                         (logging.ERROR, "log(error)")):
+        if output_stream == level:
+            return value
+    name = getattr(output_stream, "__name__", None)
+    if callable(output_stream) and name in ("info", "warning", "warn", "error"):
+        return _LOG_LEVELS[name.upper()]
+    raise ValueError("Unsupported output stream, logging level, or file." + str(output_stream) +
+                     ". Supported streams are sys.stdout, sys.stderr, tf.logging.info, tf.logging.warning, "
+                     "tf.logging.error. File needs to be in the form of 'file://<filepath>'.")
+
+
+def _placeholder_for(template):
+    """A placeholder that does not occur in `template`: '{}', else '{}' plus digits drawn as TF
+    draws them (random.Random(5))."""
+    import random
+    placeholder = "{}"
+    rng = random.Random(5)
+    while placeholder in template:
+        placeholder += str(rng.randint(0, 9))
+    return placeholder
+
 
 def print_v2(*inputs, **kwargs):
-    """`tf.print(*inputs, output_stream=sys.stderr, sep=' ', end='\\n', summarize=3, name=None)`:
-    an op that prints its inputs (tensors formatted like NumPy, first and last `summarize`
-    elements per dimension; other values as Python prints them) each time it runs."""
+    """`tf.print(*inputs, output_stream=sys.stderr, sep=' ', end='\\n', summarize=3, name=None)`.
+
+    As in TF, the inputs become one template string (Python values and structures printed by
+    pprint, each tensor a placeholder) formatted by a StringFormat op (`<name>_format`) and
+    printed by a PrintV2 op, every time that op runs. Tensors show as nested brackets with the
+    first and last `summarize` entries of each dimension (-1: all)."""
+    import collections
+    import pprint
+
+    from .. import nest
+    from ..framework.sparse_tensor import SparseTensor
+    from .string_ops import string_format
     output_stream = kwargs.pop("output_stream", sys.stderr)
-    sep = kwargs.pop("sep", " ")
-    end = kwargs.pop("end", "\n")
-    summarize = kwargs.pop("summarize", 3)
     name = kwargs.pop("name", None)
+    summarize = kwargs.pop("summarize", 3)
+    sep = kwargs.pop("sep", " ")
+    end = kwargs.pop("end", os.linesep)
     if kwargs:
-        raise ValueError(f"Unrecognized keyword arguments for tf.print: {sorted(kwargs)}")
-    if output_stream is sys.stderr or output_stream == "stderr":
-        stream = "stderr"
-    elif output_stream is sys.stdout or output_stream == "stdout":
-        stream = "stdout"
-    elif isinstance(output_stream, str) and output_stream.startswith("file://"):
-        stream = output_stream
+        raise ValueError("Unrecognized keyword arguments for tf.print: %s" % kwargs)
+    stream = _stream_name(output_stream)
+
+    def is_tensor(x):
+        return isinstance(x, Tensor) or hasattr(x, "_as_graph_element")
+
+    if len(inputs) == 1 and isinstance(inputs[0], Tensor) and inputs[0].shape.ndims == 0 and \
+            inputs[0].dtype.base_dtype == _dtypes.string:
+        formatted = inputs[0]      # a single string scalar is printed as is
     else:
-        raise ValueError(f"Unsupported output stream {output_stream!r}: use sys.stderr, sys.stdout or "
-                         "'file://<path>'")
-    # literals[i] is printed for input i, unless is_tensor[i]: then the next tensor's value is.
-    tensors, literals, is_tensor = [], [], []
-    for x in inputs:
-        if isinstance(x, Tensor) or hasattr(x, "_as_graph_element"):
-            tensors.append(convert_to_tensor(x))
-            literals.append("")
-            is_tensor.append(1)
-        else:
-            literals.append(str(x))
-            is_tensor.append(0)
-    g = tensors[0].graph if tensors else get_default_graph()
-    with g.as_default():
-        return apply_op("PrintV2", tensors, [], name or "PrintV2",
-                        attrs={"literals": literals, "is_tensor": is_tensor, "sep": sep, "end": end, "summarize": int(summarize),
-                               "output_stream": stream})
+        ordered = [collections.OrderedDict(sorted(x.items())) if isinstance(x, collections.OrderedDict) else x
+                   for x in inputs]
+        free = nest.map_structure(lambda x: "" if is_tensor(x) or isinstance(x, SparseTensor) else x, ordered)
+        placeholder = _placeholder_for(" ".join(pprint.pformat(x) for x in free))
+        templates, tensors = [], []
+        for x in inputs:
+            slots = []
+            for item in nest.flatten(x):
+                if isinstance(item, SparseTensor):
+                    tensors.extend([item.indices, item.values, item.dense_shape])
+                    slots.append(f"SparseTensor(indices={placeholder}, values={placeholder}, "
+                                 f"shape={placeholder})")
+                elif is_tensor(item):
+                    tensors.append(convert_to_tensor(item))
+                    slots.append(placeholder)
+                else:
+                    slots.append(item)
+            templates.append(x if isinstance(x, str) else pprint.pformat(nest.pack_sequence_as(x, slots)))
+        template = sep.join(templates).replace("'" + placeholder + "'", placeholder)
+        g = tensors[0].graph if tensors else get_default_graph()
+        with g.as_default():
+            formatted = string_format(template, tensors, placeholder=placeholder, summarize=summarize,
+                                      name=name + "_format" if name else None)
+    return apply_op("PrintV2", [formatted], [], name or "PrintV2",
+                    attrs={"output_stream": stream, "end": end})
 
 
 registry.register_op("CheckNumerics", shape_fn=unchanged_shape, stateful=True)

@@ -2,6 +2,8 @@
 
 Messages recorded from TensorFlow 2.21 (compat.v1, disable_v2_behavior)."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -128,3 +130,57 @@ def test_case_exclusive_checks_at_most_one_true():
         assert sess.run(c, {x: 3}) == 1 and sess.run(c, {x: -1}) == 0
         _fails(sess, c, {x: 7}, r"Input error: exclusive=True: more than 1 conditions \(Greater:0, "
                                 r"Greater_1:0\) evaluated as True:\] \[1 1\]")
+
+
+def _printed(capfd, *ops):
+    with tf.Session() as sess:
+        sess.run(list(ops))
+    return capfd.readouterr().out
+
+
+def test_tf_print_graph_is_string_format_then_print_v2():
+    # Recorded from TF 2.21: tf.print(name="pp") is StringFormat "pp_format" feeding PrintV2 "pp";
+    # Python values and structures go into the template through pprint.
+    x = tf.constant([[1.5, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    op = tf.print("hello", x, {"b": 1, "a": x}, [1, 2], output_stream=sys.stdout, name="pp")
+    fmt = op.inputs[0].op
+    assert (op.name, op.type, fmt.name, fmt.type) == ("pp", "PrintV2", "pp_format", "StringFormat")
+    assert fmt.get_attr("template") == b"hello {} {'a': {}, 'b': 1} [1, 2]"
+    assert op.get_attr("output_stream") == b"stdout" and op.get_attr("end") == b"\n"
+    single = tf.print(tf.constant("only"))       # a string scalar alone is printed unformatted
+    assert single.inputs[0].op.type == "Const"
+    with pytest.raises(ValueError, match="Unsupported output stream"):
+        tf.print(x, output_stream="bad")
+
+
+def test_tf_print_values_as_tf_summarizes_them(capfd):
+    # Each expected line recorded from TF 2.21's tf.print.
+    cases = [
+        ((tf.constant([[1.5, 2, 3], [4, 5, 6]]),), {}, "[[1.5 2 3]\n [4 5 6]]"),
+        ((tf.range(20),), {"summarize": 2, "sep": "|"}, "[0 1 ... 18 19]"),
+        ((tf.zeros([2, 2, 2], tf.int32),), {}, "[[[0 0]\n  [0 0]]\n\n [[0 0]\n  [0 0]]]"),
+        ((tf.reshape(tf.range(24), [2, 3, 4]),), {"summarize": 1},
+         "[[[0 ... 3]\n  ...\n  [8 ... 11]]\n\n [[12 ... 15]\n  ...\n  [20 ... 23]]]"),
+        (("s", tf.constant("str"), tf.constant(["a", "b"]), tf.constant(True)), {}, 's "str" ["a" "b"] 1'),
+        ((tf.constant(1.0 / 3, tf.float64), tf.constant([0.1, 2.5e-8, 1e10])), {},
+         "0.33333333333333331 [0.1 2.5e-08 1e+10]"),
+        ((tf.constant([1e-5, 123456789.0, 16777217.0]),), {}, "[1e-05 123456792 16777216]"),
+        ((tf.constant([np.inf, -np.inf, np.nan]), tf.constant([1 + 2j], tf.complex64)), {}, "[inf -inf nan] [?]"),
+        ((tf.constant(5.0),), {"summarize": 0}, "..."),
+        ((tf.constant([], tf.float32), "a{}b"), {}, "[] a{}b"),
+        ((tf.constant([b"a\nb"]),), {}, '["a\\nb"]'),
+    ]
+    for args, kwargs, expected in cases:
+        assert _printed(capfd, tf.print(*args, output_stream=sys.stdout, **kwargs)) == expected + "\n"
+
+
+def test_v1_print_and_assert_summarize_nested_rows(capsys):
+    # TF 2.21's legacy SummarizeValue: row-major, rows bracketed, '...' where the count runs out.
+    x = tf.constant([[1.5, 2, 3], [4, 5, 6]])
+    p = tf.Print(x, [x, tf.shape(x), tf.constant([["a", "b"], ["c", "d"]]), tf.constant(0.1),
+                     tf.constant(1 / 3, tf.float64), tf.constant(True), tf.zeros([2, 2, 2], tf.int32)],
+                 message="value: ", summarize=4)
+    with tf.Session() as sess:
+        sess.run(p)
+    assert capsys.readouterr().err == \
+        "value: [[1.5 2 3][4...]...][2 3][[a b][c d]][0.1][0.33333333333333331][1][[[0 0][0 0]]...]\n"

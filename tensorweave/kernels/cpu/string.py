@@ -9,6 +9,7 @@ import numpy as np
 from ...framework import errors
 from ...lib.farmhash import fingerprint64
 from ..registry import register_kernel
+from .logging import format_v2
 
 
 def _invalid(msg):
@@ -152,21 +153,13 @@ def _string_format(op, ctx):
     parts = template.split(placeholder)
 
     def fmt(v):
-        v = np.asarray(v)
-        if v.dtype == object:
-            v = np.vectorize(lambda s: _b(s).decode("utf-8", "replace"), otypes=[object])(v)
-            v = v.astype(str)
-        if v.ndim == 0:
-            return "%g" % v if v.dtype.kind == "f" else str(v.item() if v.dtype.kind != "U" else v)
-        return np.array2string(v, threshold=2 * summarize if summarize >= 0 else v.size + 1,
-                               edgeitems=summarize if summarize >= 0 else 3, separator=" ",
-                               max_line_width=10 ** 9, formatter={"float_kind": lambda f: "%g" % f})
+        return format_v2(v, summarize)   # TF's SummarizeValue(summarize, print_v2=True)
 
     def string_format(*inputs):
         out = parts[0]
         for p, v in zip(parts[1:], inputs):
             out += fmt(v) + p
-        return np.array(out.encode(), dtype=object)
+        return np.array(out.encode("utf-8", "surrogateescape"), dtype=object)
     return string_format
 
 
