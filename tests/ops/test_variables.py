@@ -209,7 +209,7 @@ def test_gradients_with_respect_to_variable():
 def test_report_uninitialized_variables_graph_as_tf():
     # Names, types and colocation recorded from TF 2.21.
     v = tf.Variable(1.0, name="v")
-    w = tf.get_variable("w", [2])
+    tf.get_variable("w", [2])
     r = tf.report_uninitialized_variables()
     assert (r.name, r.dtype, r.shape.as_list()) == (
         "report_uninitialized_variables/boolean_mask/GatherV2:0", tf.string, [None])
