@@ -7,8 +7,6 @@ NumPy's NEP 50 rules) and reuse their own temporaries with `out=` where it saves
 
 import math
 
-import numpy as np
-
 from ...framework import errors
 from ..registry import register_kernel
 
@@ -191,12 +189,6 @@ def _softmax(op, ctx):
         if x.size == 0:
             return x.copy()
         out = xp.subtract(x, x.max(axis=-1, keepdims=True))
-        if xp is np and out.dtype == np.float32:
-            # TF's CPU kernel: Eigen's expf, then times 1 / sum (both round unlike NumPy's exp and /)
-            from .sparse_extra import _eigen_expf
-            out = _eigen_expf(out)
-            out *= np.float32(1) / out.sum(axis=-1, keepdims=True)
-            return out
         xp.exp(out, out=out)
         out /= out.sum(axis=-1, keepdims=True)
         return out

@@ -5,6 +5,7 @@ import numpy as np
 
 from ...framework import errors
 from ..registry import register_kernel
+from .eigen_math import expf
 
 
 def _invalid(msg):
@@ -117,26 +118,6 @@ def _group_ids(keys):
     return inv.reshape(-1), uniq
 
 
-def _eigen_expf(x):
-    """Eigen's float32 exp (Cephes range reduction + degree-5 polynomial, no FMA), which TF's CPU
-    kernels use; NumPy's expf differs from it in the last bit now and then."""
-    f = np.float32
-    x = np.clip(np.asarray(x, f), f(-88.3762626647950), f(88.3762626647949))
-    m = np.floor(x * f(1.44269504088896341) + f(0.5)).astype(f)
-    r = m * f(-0.693359375) + x
-    r = m * f(2.12194440e-4) + r
-    r2 = r * r
-    r3 = r2 * r
-    y = f(1.9875691500e-4) * r + f(1.3981999507e-3)
-    y1 = f(4.1665795894e-2) * r + f(1.6666665459e-1)
-    y2 = r + f(1)
-    y = y * r + f(8.3334519073e-3)
-    y1 = y1 * r + f(5.0000001201e-1)
-    y = y * r3 + y1
-    y = y * r2 + y2
-    return np.ldexp(y, m.astype(np.int32)).astype(f)
-
-
 @register_kernel("SparseSoftmax")
 def _sparse_softmax(op, ctx):
     def sparse_softmax(indices, values, shape):
@@ -155,7 +136,7 @@ def _sparse_softmax(op, ctx):
         v = values if wide else values.astype(np.float32)
         mx = np.full(len(uniq), -np.inf, v.dtype)
         np.maximum.at(mx, gid, v)
-        e = np.exp(v - mx[gid]) if wide else _eigen_expf(v - mx[gid])
+        e = np.exp(v - mx[gid]) if wide else expf(v - mx[gid])
         s = np.zeros(len(uniq), v.dtype)
         np.add.at(s, gid, e)
         return (e * (v.dtype.type(1) / s)[gid]).astype(values.dtype)
