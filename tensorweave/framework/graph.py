@@ -125,7 +125,8 @@ class Tensor:
 
     def __str__(self):
         shape = f", shape={self._shape}" if self._shape.ndims is not None else ""  # TF omits an unknown shape
-        return f'Tensor("{self.name}"{shape}, dtype={self._dtype.name})'
+        device = f", device={self._op._device}" if self._op._device else ""
+        return f'Tensor("{self.name}"{shape}, dtype={self._dtype.name}{device})'
 
     # `==` and hashing are by identity (TF1 semantics), inherited from object: fast dict keys.
 
