@@ -189,3 +189,12 @@ def as_dtype(type_value):
 
 # `tf.bool` shadows the builtin inside this module only from here on.
 globals()["bool"] = bool_
+
+
+_TYPE_STRINGS = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def type_string(dtype):
+    """TF's DataTypeString: the name its kernel messages use ("float", "double", "half", "int32")."""
+    name = as_dtype(dtype).base_dtype.name
+    return _TYPE_STRINGS.get(name, name)

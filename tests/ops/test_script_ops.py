@@ -97,3 +97,23 @@ def test_custom_gradient():
             return u * tf.Variable(2.0), lambda dy: dy
         with pytest.raises(TypeError):
             with_var(a)
+
+
+def test_py_func_result_checks_use_tf_messages():
+    # Messages recorded from TF 2.21 (the token is this process's pyfunc_<n>).
+    x = tf.placeholder(tf.float32, [3])
+    wrong_dtype = tf.py_func(lambda a: a.astype(np.float64), [x], tf.float32)
+    python_float = tf.py_func(lambda a: 1.5, [x], tf.float32)
+    two_values = tf.py_func(lambda a: [a, a], [x], tf.float32)
+    ok = tf.py_func(lambda a: np.float32(a.sum()), [x], tf.float32)
+    with tf.Session() as s:
+        feed = {x: [1.0, 2.0, 3.0]}
+        assert s.run(ok, feed) == 6.0
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"0-th value returned by pyfunc_\d+ is double, "
+                                                                 r"but expects float\n"):
+            s.run(wrong_dtype, feed)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="is double, but expects float"):
+            s.run(python_float, feed)
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"pyfunc_\d+ returns 2 values, but expects to "
+                                                                 r"see 1 values\."):
+            s.run(two_values, feed)

@@ -1,8 +1,8 @@
 """CPU kernels for PyFunc / PyFuncStateless / EagerPyFunc: call the registered Python function.
 
 Inputs reach the function as TF passes them: arrays as ndarrays, 0-d values as NumPy scalars,
-strings as bytes. Results must be ndarrays or NumPy scalars (str/bytes for string outputs) of
-exactly the declared dtypes. Exceptions map to TF's classes: ValueError and TypeError ->
+strings as bytes. Results go through np.asarray (a list or tuple is several results) and must then
+have exactly the declared dtypes (str/bytes for string outputs). Exceptions map to TF's classes: ValueError and TypeError ->
 InvalidArgumentError, StopIteration -> OutOfRangeError, MemoryError -> ResourceExhaustedError,
 NotImplementedError -> UnimplementedError, anything else -> UnknownError.
 """
@@ -11,6 +11,7 @@ import numpy as np
 
 from ...framework import errors
 from ...framework.constant_op import _as_bytes_array
+from ...framework.dtypes import type_string
 from ..registry import register_kernel
 
 _ERRORS = ((StopIteration, errors.OutOfRangeError), ((ValueError, TypeError), errors.InvalidArgumentError),
@@ -27,21 +28,19 @@ def _argument(value, eager):
 
 
 def _result(value, dtype, i, token):
+    """A returned value as TF's py_func takes it: np.asarray of it, of exactly the declared dtype."""
     np_dtype = dtype.as_numpy_dtype
     if dtype.name == "string":
         if isinstance(value, (str, bytes)):
             return _as_bytes_array(np.array(value, dtype=object))
         if isinstance(value, np.ndarray) and value.dtype.kind in "OSU":
             return _as_bytes_array(value)
-    elif isinstance(value, (np.ndarray, np.generic)):
-        if np.dtype(value.dtype) == np.dtype(np_dtype):
-            return np.asarray(value)
-        raise errors.InvalidArgumentError(
-            None, None, f"{i}-th value returned by {token} is {np.dtype(value.dtype).name}, but expects "
-                        f"{dtype.name}")
+    a = np.asarray(value)
+    if a.dtype == np.dtype(np_dtype):
+        return a
+    actual = "string" if a.dtype.kind in "OSU" else type_string(a.dtype)
     raise errors.InvalidArgumentError(
-        None, None, f"{i}-th value returned by {token} is a {type(value).__name__}, not an ndarray or a "
-                    f"NumPy scalar of {dtype.name}")
+        None, None, f"{i}-th value returned by {token} is {actual}, but expects {type_string(dtype)}")
 
 
 def _py_func_kernel(op, ctx):
@@ -64,9 +63,7 @@ def _py_func_kernel(op, ctx):
             raise cls(None, None, f"{type(e).__name__}: {e}") from e
         if not touts:
             return None
-        results = list(out) if isinstance(out, (list, tuple)) else [out]
-        if len(touts) == 1 and isinstance(out, list) and len(out) != 1:
-            results = [out]
+        results = list(out) if isinstance(out, (list, tuple)) else [out]   # (a list: several values)
         if len(results) != len(touts):
             raise errors.InvalidArgumentError(
                 None, None, f"{token} returns {len(results)} values, but expects to see {len(touts)} values.")
