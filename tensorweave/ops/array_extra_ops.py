@@ -22,6 +22,7 @@ from .array_ops import (
     _base, _graph, _index_tensor, _partial_dims, _static_int, _to_tensor, concat, expand_dims, gather,
     gather_nd, reshape, shape, stack, tile,
 )
+from .array_gather_ops import _check_scatter_nd_shapes
 
 __all__ = [
     "roll", "repeat", "searchsorted", "unique_with_counts", "unravel_index", "bitcast",
@@ -284,17 +285,9 @@ def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=_dtypes.int
 
 def _tensor_scatter_shape(op):
     t, i, u = (x.shape for x in op.inputs)
-    if i.ndims == 0:
-        raise ValueError("Indices shape must have rank at least one.")
-    if t.ndims is not None and i.ndims is not None and u.ndims is not None and i[-1].value is not None:
-        k = i[-1].value
-        if k > t.ndims:
-            raise ValueError(f"Outer dimensions of indices and update must match. Indices shape: {i}, "
-                             f"updates shape:{u}, tensor shape: {t}")
-        want = TensorShape(i.as_list()[:-1] + t.as_list()[k:])
-        if not want.is_compatible_with(u):
-            raise ValueError(f"Inner dimensions of output shape must match inner dimensions of updates "
-                             f"shape. Output: {t} updates: {u}")
+    if i.ndims == 0 or u.ndims == 0:
+        raise ValueError("Shape must be at least rank 1 but is rank 0")
+    _check_scatter_nd_shapes(i, u, t)
     return [t]
 
 
@@ -349,7 +342,8 @@ def _tensor_scatter(op_type, tensor, indices, updates, name):
         if _base(u) is not _base(t):
             raise TypeError(f"Input 'updates' of '{op_type}' Op has type {_base(u).name} that does not match "
                             f"type {_base(t).name} of argument 'tensor'.")
-        return apply_op(op_type, [t, i, u], [_base(t)], scope, attrs={"T": _base(t), "Tindices": _base(i)})
+        return apply_op(op_type, [t, i, u], [_base(t)], scope,
+                        attrs={"T": _base(t), "Tindices": _base(i), "bad_indices_policy": ""})
 
 
 def tensor_scatter_nd_update(tensor, indices, updates, name=None):

@@ -8,7 +8,7 @@ from ..framework import registry
 from ..framework.constant_op import constant_value, convert_to_tensor
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op
-from ..framework.tensor_shape import TensorShape, note_input_value, unknown_shape
+from ..framework.tensor_shape import TensorShape, inference_merge_error, note_input_value, unknown_shape
 from .array_ops import (
     _base, _builtin_range, _dims_str, _graph, _index_tensor, _partial_dims, shape, _shape_from_tensor, _shape_input_dims,
     size, _static_int, _STATIC_LIMIT, _to_tensor,
@@ -114,8 +114,8 @@ def _gather_nd_shape(op):
     if k is None or p.ndims is None:
         return [unknown_shape()]
     if k > p.ndims:
-        raise ValueError(f"indices.shape[-1] must be <= params.rank, but saw indices shape: {i} and "
-                         f"params shape: {p}")
+        raise ValueError(f"indices.shape[-1] must be <= params.rank, but saw indices shape: "
+                         f"{_dims_str(i.as_list())} and params shape: {_dims_str(p.as_list())}")
     return [TensorShape(i.as_list()[:-1] + p.as_list()[k:])]
 
 
@@ -139,40 +139,48 @@ def gather_nd(params, indices, name=None, batch_dims=0):
         params = _to_tensor(params, name="params")
         indices = _index_tensor(indices, "indices", "indices", "GatherNd")
         return apply_op("GatherNd", [params, indices], [_base(params)], scope,
-                        attrs={"Tparams": _base(params), "Tindices": _base(indices)})
+                        attrs={"Tparams": _base(params), "Tindices": _base(indices), "bad_indices_policy": ""})
 
 
 def _scatter_nd_shape(op):
     indices, updates, shape_t = op.inputs
+    if indices.shape.ndims == 0 or updates.shape.ndims == 0:
+        raise ValueError("Shape must be at least rank 1 but is rank 0")
+    # TF's first pass runs without the shape tensor: checks that need only indices and updates
+    # fail before it is read (their messages carry no input context)
+    _check_scatter_nd_shapes(indices.shape, updates.shape, unknown_shape())
     out = _shape_from_tensor(shape_t, 2)
     _check_scatter_nd_shapes(indices.shape, updates.shape, out)
     return [out]
 
 
 def _check_scatter_nd_shapes(ishape, ushape, oshape):
-    """TF's ScatterNdShapeHelper: updates.shape == indices.shape[:-1] + shape[K:]."""
-    if ishape.ndims is None or ushape.ndims is None or oshape.ndims is None:
+    """TF's ScatterNdShapeHelper: updates.shape == indices.shape[:-1] + shape[K:], where the
+    shape `oshape` is the output's (ScatterNd) or the input tensor's (TensorScatter*)."""
+    if oshape.num_elements() == 0 and (ishape.num_elements() or ushape.num_elements()):
+        raise ValueError("Indices and updates specified for empty input")
+    if ishape.ndims is None or ushape.ndims is None or ushape.ndims == 0:
         return
-    idims, udims, odims = ishape.as_list(), ushape.as_list(), oshape.as_list()
-    if not idims or idims[-1] is None:
-        return
+    idims, udims = ishape.as_list(), ushape.as_list()
     k = idims[-1]
+    if k is None:
+        return
     outer = len(idims) - 1
-    if k > len(odims):
-        return  # TF fails at run time (InvalidArgumentError from the kernel)
-    want = idims[:-1] + odims[k:]
-    if len(udims) != len(want):
-        raise ValueError(f"The outer {outer} dimensions of updates.shape={ushape} must match the outer "
-                         f"{outer} dimensions of indices.shape={ishape}")
-
-    def _eq(a, b):
-        return a is None or b is None or a == b
-    if not all(_eq(a, b) for a, b in zip(udims[:outer], idims[:-1])):
-        raise ValueError(f"Dimensions [0,{outer}) of indices[shape={ishape}] = {idims[:-1]} must match "
-                         f"dimensions [0,{outer}) of updates[shape={ushape}] = {udims[:outer]}")
-    if not all(_eq(a, b) for a, b in zip(udims[outer:], odims[k:])):
-        raise ValueError(f"Dimensions [{k},{len(odims)}) of input[shape={oshape}] = {odims[k:]} must match "
-                         f"dimensions [{outer},{len(udims)}) of updates[shape={ushape}] = {udims[outer:]}")
+    pre_i, pre_u = TensorShape(idims[:-1]), TensorShape(udims[:outer])
+    err = inference_merge_error(pre_i, pre_u)
+    if err:
+        raise ValueError(f"Dimensions [0,{outer}) of indices[shape={_dims_str(idims)}] = {_dims_str(idims[:-1])} "
+                         f"must match dimensions [0,{outer}) of updates[shape={_dims_str(udims)}] = "
+                         f"{_dims_str(udims[:outer])}: {err}")
+    if oshape.ndims is None:
+        return
+    odims = oshape.as_list()
+    suf_o, suf_u = TensorShape(odims[k:]), TensorShape(udims[outer:])
+    err = inference_merge_error(suf_o, suf_u)
+    if err:
+        raise ValueError(f"Dimensions [{k},{len(odims)}) of input[shape={_dims_str(odims)}] = "
+                         f"{_dims_str(odims[k:])} must match dimensions [{outer},{len(udims)}) of "
+                         f"updates[shape={_dims_str(udims)}] = {_dims_str(udims[outer:])}: {err}")
 
 
 registry.register_op("ScatterNd", shape_fn=_scatter_nd_shape)
@@ -191,7 +199,7 @@ def scatter_nd(indices, updates, shape, name=None):
         updates = _to_tensor(updates, name="updates")
         s = _index_tensor(shape, "shape", "shape", "ScatterNd", dtype=_base(indices))
         return apply_op("ScatterNd", [indices, updates, s], [_base(updates)], scope,
-                        attrs={"T": _base(updates), "Tindices": _base(indices)})
+                        attrs={"T": _base(updates), "Tindices": _base(indices), "bad_indices_policy": ""})
 
 
 # -- tile, broadcast_to, and the gradient reduction they need ------------------------------------

@@ -188,6 +188,8 @@ def _pack(ts, axis, name):
 def stack(values, axis=0, name="stack"):
     """Stacks a list of rank-R tensors into one rank-(R+1) tensor along `axis`."""
     if not isinstance(values, (list, tuple)):
+        if axis == 0:  # TF converts the whole value first: a tensor comes back as it is
+            return convert_to_tensor(values, name=name)
         values = [values]
     g = _graph()
     if axis == 0 and not any(isinstance(v, IndexedSlices) for v in values):

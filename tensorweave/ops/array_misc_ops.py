@@ -12,8 +12,8 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op, unchanged_shape
 from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
 from .array_ops import (
-    _base, _builtin_range, _check_out_type, _dims_str, _graph, _index_tensor, _partial_dims, shape,
-    size, _to_tensor, zeros, zeros_like,
+    _base, _builtin_range, _check_out_type, _dims_str, _graph, _index_tensor, _op_input, _partial_dims, shape,
+    ones, size, _to_tensor, zeros, zeros_like,
 )
 
 
@@ -125,8 +125,8 @@ def where(condition, x=None, y=None, name=None):
         xt = x if isinstance(x, Tensor) else None
         yt = y if isinstance(y, Tensor) else None
         dt = _base(xt) if xt is not None else (_base(yt) if yt is not None else None)
-        xt = xt if xt is not None else _to_tensor(x, name="x", dtype=dt)
-        yt = yt if yt is not None else _to_tensor(y, name="y", dtype=_base(xt))
+        xt = xt if xt is not None else _op_input(x, "t", "Select", dt)  # Select's inputs are t, e
+        yt = yt if yt is not None else _op_input(y, "e", "Select", _base(xt))
         if _base(xt) != _base(yt):
             raise TypeError(f"Input 'e' of 'Select' Op has type {_base(yt).name} that does not match type "
                             f"{_base(xt).name} of argument 't'.")
@@ -146,8 +146,8 @@ def where_v2(condition, x=None, y=None, name=None):
         xt = x if isinstance(x, Tensor) else None
         yt = y if isinstance(y, Tensor) else None
         dt = _base(xt) if xt is not None else (_base(yt) if yt is not None else None)
-        xt = xt if xt is not None else _to_tensor(x, name="t", dtype=dt)
-        yt = yt if yt is not None else _to_tensor(y, name="e", dtype=_base(xt))
+        xt = xt if xt is not None else _op_input(x, "t", "SelectV2", dt)
+        yt = yt if yt is not None else _op_input(y, "e", "SelectV2", _base(xt))
         if _base(xt) != _base(yt):
             raise TypeError(f"Input 'e' of 'SelectV2' Op has type {_base(yt).name} that does not match type "
                             f"{_base(xt).name} of argument 't'.")
@@ -462,8 +462,9 @@ def meshgrid(*args, **kwargs):
             output[0] = reshape(output[0], (1, -1) + (1,) * (ndim - 2))
             output[1] = reshape(output[1], (-1, 1) + (1,) * (ndim - 2))
             shapes[0], shapes[1] = shapes[1], shapes[0]
-        full = stack(shapes)
-        return [broadcast_to(x, full) for x in output]
+        # TF multiplies by a tensor of ones rather than broadcasting (ops "mul", "mul_1")
+        mult_fact = ones(shapes, _base(_to_tensor(args[0])))
+        return [x * mult_fact for x in output]
 
 
 # Ops of the family's other modules, called only when the functions above run. Imported

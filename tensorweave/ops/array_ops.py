@@ -97,6 +97,18 @@ def _to_tensor(value, name=None, dtype=None, preferred_dtype=None):
     return convert_to_tensor(value, dtype=dtype, name=name, preferred_dtype=preferred_dtype)
 
 
+def _op_input(value, param, op_type, dtype=None):
+    """Converts `value` for input `param` of `op_type` as TF's op builder does, with its message
+    when the value does not convert to the dtype the other inputs fixed."""
+    try:
+        return _to_tensor(value, name=param, dtype=dtype)
+    except (TypeError, ValueError) as e:
+        if dtype is None or isinstance(value, Tensor):
+            raise
+        raise TypeError(f"Expected {_dtypes.as_dtype(dtype).name} passed to parameter '{param}' of op "
+                        f"'{op_type}', got {value!r} of type '{type(value).__name__}' instead. Error: {e}") from None
+
+
 _INDEX_TYPES = (_dtypes.int32, _dtypes.int64)
 
 
@@ -355,13 +367,33 @@ def shape(input, name=None, out_type=_dtypes.int32, optimize=True):
     out_type = _check_out_type(out_type)
     if isinstance(input, IndexedSlices):
         return input.dense_shape
-    input = convert_to_tensor(input)
+    if not isinstance(input, Tensor) and _is_sparse(input):
+        # TF: a Cast of the dense shape (always a Cast op, even to int64)
+        with _graph().name_scope(name or "Shape"):
+            return _sparse_dense_shape(input, out_type)
+    if isinstance(input, Tensor):
+        return _shape_of_tensor(input, name or "Shape", out_type, optimize)
+    with _graph().name_scope(name or "Shape") as scope:  # TF converts inside the op's scope
+        return _shape_of_tensor(convert_to_tensor(input), scope, out_type, optimize)
+
+
+def _shape_of_tensor(input, name, out_type, optimize):
     s = input.shape
     if optimize and s.is_fully_defined():
-        return constant(np.array(s.as_list(), dtype=out_type.as_numpy_dtype), dtype=out_type,
-                        name=name or "Shape")
-    return apply_op("Shape", [input], [out_type], name or "Shape",
-                    attrs={"T": _base(input), "out_type": out_type})
+        return constant(np.array(s.as_list(), dtype=out_type.as_numpy_dtype), dtype=out_type, name=name)
+    return apply_op("Shape", [input], [out_type], name, attrs={"T": _base(input), "out_type": out_type})
+
+
+def _is_sparse(x):
+    from ..framework.sparse_tensor import SparseTensor, SparseTensorValue
+    return isinstance(x, (SparseTensor, SparseTensorValue))
+
+
+def _sparse_dense_shape(sp, out_type):
+    """Cast(sp.dense_shape, out_type), named "Cast" in the current scope, as TF builds it."""
+    ds = convert_to_tensor(sp.dense_shape, dtype=_dtypes.int64)
+    return apply_op("Cast", [ds], [out_type], "Cast",
+                    attrs={"SrcT": _dtypes.int64, "DstT": out_type, "Truncate": False})
 
 
 def _shape_n_shape(op):
@@ -406,12 +438,24 @@ def size(input, name=None, out_type=_dtypes.int32):
     out_type = _check_out_type(out_type)
     if isinstance(input, IndexedSlices):
         input = convert_to_tensor(input)
-    input = convert_to_tensor(input)
+    if not isinstance(input, Tensor) and _is_sparse(input):
+        # TF: Prod(Cast(dense_shape), 0), the Prod named like the op
+        with _graph().name_scope(name or "Size") as scope:
+            ds = _sparse_dense_shape(input, out_type)
+            axis = constant(np.array(0, np.int32), name="reduction_indices")
+            return apply_op("Prod", [ds, axis], [out_type], scope,
+                            attrs={"T": out_type, "Tidx": _dtypes.int32, "keep_dims": False})
+    if isinstance(input, Tensor):
+        return _size_of_tensor(input, name or "Size", out_type)
+    with _graph().name_scope(name or "Size") as scope:  # TF converts inside the op's scope
+        return _size_of_tensor(convert_to_tensor(input), scope, out_type)
+
+
+def _size_of_tensor(input, name, out_type):
     n = input.shape.num_elements()
     if n is not None:
-        return constant(np.array(n, dtype=out_type.as_numpy_dtype), dtype=out_type, name=name or "Size")
-    return apply_op("Size", [input], [out_type], name or "Size",
-                    attrs={"T": _base(input), "out_type": out_type})
+        return constant(np.array(n, dtype=out_type.as_numpy_dtype), dtype=out_type, name=name)
+    return apply_op("Size", [input], [out_type], name, attrs={"T": _base(input), "out_type": out_type})
 
 
 registry.register_op("Rank", shape_fn=lambda op: [TensorShape([])])
@@ -431,11 +475,25 @@ def _rank_value(op, value_of):
 
 def rank(input, name=None):
     """The number of dimensions of `input` as an int32 scalar."""
-    input = convert_to_tensor(input)
+    if isinstance(input, IndexedSlices):
+        input = convert_to_tensor(input)
+    if not isinstance(input, Tensor) and _is_sparse(input):
+        # TF: the Size of the dense shape
+        with _graph().name_scope(name or "Rank") as scope:
+            ds = convert_to_tensor(input.dense_shape, dtype=_dtypes.int64)
+            return apply_op("Size", [ds], [_dtypes.int32], scope,
+                            attrs={"T": _dtypes.int64, "out_type": _dtypes.int32})
+    if isinstance(input, Tensor):
+        return _rank_of_tensor(input, name or "Rank")
+    with _graph().name_scope(name or "Rank") as scope:  # TF converts inside the op's scope
+        return _rank_of_tensor(convert_to_tensor(input), scope)
+
+
+def _rank_of_tensor(input, name):
     r = input.shape.ndims
     if r is not None:
-        return constant(np.array(r, dtype=np.int32), dtype=_dtypes.int32, name=name or "Rank")
-    return apply_op("Rank", [input], [_dtypes.int32], name or "Rank", attrs={"T": _base(input)})
+        return constant(np.array(r, dtype=np.int32), dtype=_dtypes.int32, name=name)
+    return apply_op("Rank", [input], [_dtypes.int32], name, attrs={"T": _base(input)})
 
 
 # -- fill, zeros, ones -----------------------------------------------------------------------
@@ -507,7 +565,9 @@ def _filled(shape, dtype, one, default_name, name):
                     except ValueError:  # negative dims: TF falls back to a Fill (which fails)
                         shape = _index_tensor(shape, "Const", "dims", "Fill")
             if not isinstance(shape, Tensor):
-                shape = _index_tensor(shape, "shape_as_tensor", "dims", "Fill")
+                # a list holding tensors autopacks ("packed"), as TF's convert_to_tensor does
+                shape = _index_tensor(shape, None if _contains_tensor(shape) else "shape_as_tensor", "dims",
+                                      "Fill")
         if shape.shape.ndims == 0:
             shape = reshape(shape, [-1])
         value = constant(v, dtype=dtype)

@@ -666,8 +666,9 @@ def _mirror_pad(op, ctx):
         p = _check_paddings(x, paddings)
         for d, (a, b) in zip(x.shape, p):
             if a > d - 1 + off or b > d - 1 + off:
-                raise _bad(f"paddings must be less than{' or equal to' if off else ''} the dimension size: "
-                           f"{a}, {b} greater than {d}")
+                raise _bad(f"paddings must be no greater than the dimension size: {a}, {b} greater than {d}"
+                           if off else
+                           f"paddings must be less than the dimension size: {a}, {b} not less than {d}")
         return xp.pad(x, p, mode="reflect" if mode == "REFLECT" else "symmetric")
     return mirror_pad
 

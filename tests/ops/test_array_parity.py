@@ -1,0 +1,109 @@
+"""Array ops built as TF 2.21 builds them: op names, static shapes, values and messages.
+Expected names, shapes and messages were recorded from TF 2.21 (tf.compat.v1, graph mode)."""
+
+import numpy as np
+import pytest
+
+import tensorweave as tf
+
+
+def test_shape_rank_size_of_a_sparse_tensor():
+    with tf.Graph().as_default() as g:
+        sp = tf.SparseTensor(indices=[[0, 0], [1, 2]], values=[1., 2.], dense_shape=[3, 4])
+        s, s64, r, n = tf.shape(sp), tf.shape(sp, out_type=tf.int64), tf.rank(sp), tf.size(sp)
+        assert (s.name, s.op.type, s.dtype, s.shape.as_list()) == ("Shape/Cast:0", "Cast", tf.int32, [2])
+        assert (s64.name, s64.dtype) == ("Shape_1/Cast:0", tf.int64)
+        assert (r.name, r.op.type) == ("Rank:0", "Size")
+        assert (n.name, n.op.type) == ("Size:0", "Prod")
+        x = tf.shape([[1, 2, 3]])
+        assert (x.name, x.op.type) == ("Shape_2:0", "Const")
+        assert tf.size([[1, 2, 3]]).name == "Size_1:0"
+        names = [o.name for o in g.get_operations()]
+        assert "Shape_2/Const" in names and "Size_1/Const" in names and "Size/reduction_indices" in names
+        sp2 = tf.sparse_placeholder(tf.float32)
+        assert tf.shape(sp2).shape.as_list() == [None] and tf.rank(sp2).shape.as_list() == []
+        with tf.Session() as sess:
+            out = sess.run([s, s64, r, n])
+        np.testing.assert_array_equal(out[0], [3, 4])
+        assert out[1].dtype == np.int64 and out[2] == 2 and out[3] == 12
+
+
+def test_meshgrid_multiplies_by_ones_as_tf():
+    with tf.Graph().as_default() as g:
+        a, b = tf.meshgrid(tf.range(3), [1, 2, 3, 4])
+        names = [o.name for o in g.get_operations()]
+        assert names == ['range/start', 'range/limit', 'range/delta', 'range', 'meshgrid/Reshape/shape',
+                         'meshgrid/Reshape', 'meshgrid/stack', 'meshgrid/Reshape_1/shape', 'meshgrid/Reshape_1',
+                         'meshgrid/Size', 'meshgrid/Size_1/Const', 'meshgrid/Size_1', 'meshgrid/Reshape_2/shape',
+                         'meshgrid/Reshape_2', 'meshgrid/Reshape_3/shape', 'meshgrid/Reshape_3',
+                         'meshgrid/ones/packed', 'meshgrid/ones/Const', 'meshgrid/ones', 'meshgrid/mul',
+                         'meshgrid/mul_1']
+        assert a.shape.as_list() == [4, 3]
+        with tf.Session() as sess:
+            av, bv = sess.run([a, b])
+        ref_a, ref_b = np.meshgrid(np.arange(3), [1, 2, 3, 4])
+        np.testing.assert_array_equal(av, ref_a)
+        np.testing.assert_array_equal(bv, ref_b)
+
+
+def test_stack_of_one_tensor_returns_it():
+    with tf.Graph().as_default():
+        x = tf.range(3)
+        assert tf.stack(x) is x
+        assert tf.stack(np.array([1, 2])).shape.as_list() == [2]
+
+
+def test_where_inputs_are_named_t_and_e():
+    with tf.Graph().as_default():
+        out = tf.where([True, False], [1, 2], [3, 4])
+        assert [t.name for t in out.op.inputs] == ["Select/condition:0", "Select/t:0", "Select/e:0"]
+        with pytest.raises(TypeError) as info:
+            tf.where([True, False], [1, 2], [3., 4.])
+        assert str(info.value) == ("Expected int32 passed to parameter 'e' of op 'Select', got [3.0, 4.0] of "
+                                   "type 'list' instead. Error: Expected int32, but got 3.0 of type 'float'.")
+
+
+@pytest.mark.parametrize("fn, expected", [
+    (lambda: tf.scatter_nd([[0]], [1., 2.], [8]),
+     "Dimensions [0,1) of indices[shape=[1,1]] = [1] must match dimensions [0,1) of updates[shape=[2]] = [2]: "
+     "Dimension 0 in both shapes must be equal, but are 1 and 2. Shapes are [1] and [2]. for '{{node ScatterNd}} "
+     "= ScatterNd[T=DT_FLOAT, Tindices=DT_INT32, bad_indices_policy=\"\"](ScatterNd/indices, ScatterNd/updates, "
+     "ScatterNd/shape)' with input shapes: [1,1], [2], [1]."),
+    (lambda: tf.scatter_nd([[0]], [[1.]], [0, 1]),
+     "Indices and updates specified for empty input for '{{node ScatterNd}} = ScatterNd[T=DT_FLOAT, "
+     "Tindices=DT_INT32, bad_indices_policy=\"\"](ScatterNd/indices, ScatterNd/updates, ScatterNd/shape)' with "
+     "input shapes: [1,1], [1,1], [2] and with input tensors computed as partial shapes: input[2] = [0,1]."),
+    (lambda: tf.tensor_scatter_nd_update(tf.ones([4, 2]), [[0]], [[1., 2., 3.]]),
+     "Dimensions [1,2) of input[shape=[4,2]] = [2] must match dimensions [1,2) of updates[shape=[1,3]] = [3]: "
+     "Dimension 0 in both shapes must be equal, but are 2 and 3. Shapes are [2] and [3]. for '{{node "
+     "TensorScatterUpdate}} = TensorScatterUpdate[T=DT_FLOAT, Tindices=DT_INT32, bad_indices_policy=\"\"](ones, "
+     "TensorScatterUpdate/indices, TensorScatterUpdate/updates)' with input shapes: [4,2], [1,1], [1,3]."),
+    (lambda: tf.gather_nd(tf.placeholder(tf.float32, [None, 3]), [[0, 1, 2]]),
+     "indices.shape[-1] must be <= params.rank, but saw indices shape: [1,3] and params shape: [?,3] for "
+     "'{{node GatherNd}} = GatherNd[Tindices=DT_INT32, Tparams=DT_FLOAT, bad_indices_policy=\"\"](Placeholder, "
+     "GatherNd/indices)' with input shapes: [?,3], [1,3]."),
+])
+def test_scatter_and_gather_nd_messages(fn, expected):
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError) as info:
+            fn()
+    assert str(info.value) == expected
+
+
+def test_scatter_nd_with_index_depth_past_the_rank_builds():
+    with tf.Graph().as_default():
+        assert tf.scatter_nd([[0, 0, 0]], [1.], [8, 3]).shape.as_list() == [8, 3]
+        assert tf.tensor_scatter_nd_update(tf.ones([4, 2]), [[0, 0, 0]], [1.]).shape.as_list() == [4, 2]
+
+
+def test_mirror_pad_run_time_messages():
+    x = np.arange(6).reshape(2, 3).astype(np.float32)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="paddings must be less than the dimension size: 2, 0 not less than 2"):
+            sess.run(tf.pad(x, [[2, 0], [0, 0]], "REFLECT"))
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="paddings must be no greater than the dimension size: 3, 0 greater than 2"):
+            sess.run(tf.pad(x, [[3, 0], [0, 0]], "SYMMETRIC"))
+        out = sess.run(tf.pad(x, [[2, 2], [3, 3]], "SYMMETRIC"))
+    np.testing.assert_array_equal(out, np.pad(x, [[2, 2], [3, 3]], mode="symmetric"))
