@@ -2,149 +2,104 @@
 `tf.io.parse_single_example`, `tf.io.FixedLenFeature`, `tf.io.VarLenFeature`,
 `tf.io.FixedLenSequenceFeature`, `tf.io.decode_raw`.
 
-The features dict is turned into one ParseExample op whose attributes list the dense keys
-(shape, dtype, default) and the sparse keys (dtype); the kernel (kernels/cpu/parsing.py) decodes
-each serialized Example with the generated protobuf classes. A VarLenFeature gives a
-`tf.SparseTensor`.
+The features dict is turned into one ParseExampleV2 op as TF builds it: the keys and the dense
+defaults are input tensors, the types and dense shapes attributes (parsing_config.py); the kernel
+(kernels/cpu/parsing.py) decodes each serialized Example with the generated protobuf classes. A
+VarLenFeature gives a `tf.SparseTensor`; a SparseFeature is merged from its index and value keys.
 """
-
-import collections
-
-import numpy as np
 
 from ..framework import dtypes as _dtypes
 from ..framework import registry
-from ..framework.constant_op import convert_to_tensor
+from ..framework.constant_op import constant, convert_to_tensor
 from ..framework.graph import name_scope
 from ..framework.op_util import apply_op
 from ..framework.sparse_tensor import SparseTensor
-from ..framework.tensor_shape import TensorShape, as_shape
+from ..framework.tensor_shape import TensorShape
+from .parsing_config import (FixedLenFeature, FixedLenSequenceFeature, ParseOpParams, SparseFeature, VarLenFeature,
+                             construct_composites, prepend_none_dimension)
+from .parsing_sequence_ops import parse_single_sequence_example
 
-__all__ = ["FixedLenFeature", "VarLenFeature", "FixedLenSequenceFeature", "parse_example", "parse_single_example",
-           "decode_raw", "decode_csv"]
-
-
-class FixedLenFeature(collections.namedtuple("FixedLenFeature", ["shape", "dtype", "default_value"])):
-    """A dense feature of fixed `shape` and `dtype` (float32, int64 or string)."""
-
-    def __new__(cls, shape, dtype, default_value=None):
-        return super().__new__(cls, shape, dtype, default_value)
+__all__ = ["FixedLenFeature", "VarLenFeature", "FixedLenSequenceFeature", "SparseFeature", "parse_example",
+           "parse_single_example", "parse_single_sequence_example", "decode_raw", "decode_csv"]
 
 
-class FixedLenSequenceFeature(collections.namedtuple(
-        "FixedLenSequenceFeature", ["shape", "dtype", "allow_missing", "default_value"])):
-    """A dense feature of a variable number of items of `shape` (leading dimension added)."""
-
-    def __new__(cls, shape, dtype, allow_missing=False, default_value=None):
-        return super().__new__(cls, shape, dtype, allow_missing, default_value)
-
-
-class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
-    """A variable-length feature, parsed into a SparseTensor."""
-
-
-_ALLOWED = (_dtypes.float32, _dtypes.int64, _dtypes.string)
+def _parse_example_shapes(op):
+    """ParseExampleV2's shapes: the batch dims of `serialized` (none for a scalar) in front of the
+    dense shapes; sparse indices [?, batch rank + 1]."""
+    s = op._inputs[0]._shape
+    if s.ndims is not None and s.ndims > 1:
+        raise ValueError(f"Shape must be at most rank 1 but is rank {s.ndims}")
+    batch = [] if s.ndims == 0 else [s[0].value if s.ndims == 1 else None]
+    rank = len(batch) + 1
+    ns = op._get_attr("num_sparse")
+    dense = [TensorShape(batch + list(shape.as_list())) for shape in op._get_attr("dense_shapes")]
+    return [TensorShape([None, rank])] * ns + [TensorShape([None])] * ns + [TensorShape([rank])] * ns + dense
 
 
-def _check_dtype(key, dtype):
-    dtype = _dtypes.as_dtype(dtype).base_dtype
-    if dtype not in _ALLOWED:
-        raise ValueError(f"Unsupported dtype {dtype.name} for feature {key!r}: must be float32, int64 or string "
-                         f"(the Example list types)")
-    return dtype
+registry.register_op("ParseExampleV2", shape_fn=_parse_example_shapes)
+registry.no_gradient("ParseExampleV2")
 
 
-def _feature_spec(features):
-    if not features:
-        raise ValueError("Missing: features was {}.")
-    dense, sparse = [], []
-    for key in sorted(features):
-        f = features[key]
-        if isinstance(f, VarLenFeature):
-            sparse.append((key, _check_dtype(key, f.dtype)))
-        elif isinstance(f, FixedLenFeature):
-            dtype = _check_dtype(key, f.dtype)
-            shape = as_shape(f.shape)
-            if not shape.is_fully_defined():
-                raise ValueError(f"All dimensions of shape for feature {key} need to be known but received "
-                                 f"{shape}.")
-            default = None
-            if f.default_value is not None:
-                np_dtype = object if dtype == _dtypes.string else dtype.as_numpy_dtype
-                default = np.asarray(f.default_value, dtype=np_dtype)
-                if default.shape != tuple(shape.as_list()):
-                    default = np.broadcast_to(default, tuple(shape.as_list())).copy() if default.size == 1 \
-                        else default.reshape(shape.as_list())
-            dense.append((key, dtype, tuple(shape.as_list()), default, False))
-        elif isinstance(f, FixedLenSequenceFeature):
-            dtype = _check_dtype(key, f.dtype)
-            shape = as_shape(f.shape)
-            if not f.allow_missing:
-                raise ValueError(f"Unsupported: FixedLenSequenceFeature requires allow_missing to be True.")
-            default = None
-            if f.default_value is not None:
-                np_dtype = object if dtype == _dtypes.string else dtype.as_numpy_dtype
-                default = np.asarray(f.default_value, dtype=np_dtype)
-            dense.append((key, dtype, tuple(shape.as_list()), default, True))
-        else:
-            raise ValueError(f"Invalid feature {key}:{f}.")
-    return dense, sparse
-
-
-registry.register_op("ParseExample")
-registry.no_gradient("ParseExample")
-
-
-def _parse(serialized, features, name, single):
-    dense, sparse = _feature_spec(features)
-    with name_scope(name, "ParseSingleExample" if single else "ParseExample", [serialized]) as scope:
+def _parse_example_raw(serialized, names, params, name):
+    """One ParseExampleV2 op for `params`; a dict key -> Tensor / SparseTensor."""
+    if params.num_features == 0:
+        raise ValueError("Must provide at least one feature key.")
+    from ..framework.graph import get_default_graph
+    with name_scope(name, "ParseExample", [serialized]):
         serialized = convert_to_tensor(serialized, dtype=_dtypes.string, name="serialized")
-        s = serialized.shape
-        if single and s.ndims not in (None, 0):
-            raise ValueError(f"Shape must be rank 0 but is rank {s.ndims}")
-        if not single and s.ndims not in (None, 1):
-            raise ValueError(f"Shape must be rank 1 but is rank {s.ndims}")
-        out_types = ([_dtypes.int64] * len(sparse) + [dt for _, dt in sparse] + [_dtypes.int64] * len(sparse)
-                     + [dt for _, dt, _, _, _ in dense])
-        rank = 1 if single else 2
-        batch = [] if single else [s[0].value if s.ndims else None]
-        shapes = ([TensorShape([None, rank])] * len(sparse) + [TensorShape([None])] * len(sparse)
-                  + [TensorShape([rank])] * len(sparse)
-                  + [TensorShape(batch + ([None] if seq else []) + list(shape))
-                     for _, _, shape, _, seq in dense])
-        # TF's names: ParseExample/ParseExampleV2, ParseSingleExample/ParseExample/ParseExampleV2.
-        inner = name_scope(None, "ParseExample") if single else None
-        if inner is not None:
-            inner.__enter__()
-        try:
-            outs = apply_op("ParseExample", [serialized], out_types, "ParseExampleV2",
-                        attrs={"single": single, "dense_keys": [d[0] for d in dense],
-                               "dense_types": [d[1] for d in dense], "dense_shapes": [d[2] for d in dense],
-                               "dense_defaults": [d[3] for d in dense], "dense_sequence": [d[4] for d in dense],
-                               "sparse_keys": [k for k, _ in sparse], "sparse_types": [t for _, t in sparse]},
-                        shapes=shapes)
-        finally:
-            if inner is not None:
-                inner.__exit__(None, None, None)
+        defaults = params.dense_defaults_vec()
+        params.check_types()
+        ns = len(params.sparse_keys)
+        out_types = ([_dtypes.int64] * ns + list(params.sparse_types) + [_dtypes.int64] * ns
+                     + list(params.dense_types))
+        with get_default_graph().name_scope(name or "ParseExampleV2") as scope:
+            inputs = [serialized,
+                      constant(list(names or []), dtype=_dtypes.string, name="names"),
+                      constant(params.sparse_keys, dtype=_dtypes.string, name="sparse_keys"),
+                      constant(params.dense_keys, dtype=_dtypes.string, name="dense_keys"),
+                      constant([], dtype=_dtypes.string, name="ragged_keys")] + defaults
+            outs = apply_op("ParseExampleV2", inputs, out_types, scope, attrs={
+                "Tdense": list(params.dense_types), "num_sparse": ns, "sparse_types": list(params.sparse_types),
+                "ragged_value_types": [], "ragged_split_types": [], "dense_shapes": list(params.dense_shapes)})
         outs = outs if isinstance(outs, list) else [outs]
-        ns = len(sparse)
         result = {}
-        for i, (key, _) in enumerate(sparse):
+        for i, key in enumerate(params.sparse_keys):
             result[key] = SparseTensor(outs[i], outs[ns + i], outs[2 * ns + i])
-        for j, (key, *_rest) in enumerate(dense):
+        for j, key in enumerate(params.dense_keys):
             result[key] = outs[3 * ns + j]
         return result
 
 
+_EXAMPLE_FEATURES = (VarLenFeature, SparseFeature, FixedLenFeature, FixedLenSequenceFeature)
+
+
 def parse_example(serialized, features, name=None, example_names=None):
     """Parses a batch (1-D string tensor) of serialized Examples into a dict of tensors: dense
-    features batched to [batch] + shape, VarLenFeatures as SparseTensors with 2-D indices."""
-    return _parse(serialized, features, name, single=False)
+    features batched to [batch] + shape, VarLenFeatures and SparseFeatures as SparseTensors."""
+    if not features:
+        raise ValueError(f"Argument `features` cannot be None or falsy. Got {features}")
+    features = prepend_none_dimension(features)
+    params = ParseOpParams.from_features(features, _EXAMPLE_FEATURES)
+    outputs = _parse_example_raw(serialized, example_names, params, name)
+    return construct_composites(features, outputs)
+
+
+def _assert_scalar(value, name):
+    if value.shape.ndims not in (None, 0):
+        raise ValueError(f"Input {name} must be a scalar")
+    return value
 
 
 def parse_single_example(serialized, features, name=None, example_names=None):
     """Parses one serialized Example (a scalar string tensor) into a dict of tensors."""
-    return _parse(serialized, features, name, single=True)
+    if features is None:
+        raise ValueError("Invalid argument: features cannot be None.")
+    if not features:
+        raise ValueError("Invalid argument: features cannot be empty.")
+    with name_scope(name, "ParseSingleExample", [serialized]):
+        serialized = convert_to_tensor(serialized, dtype=_dtypes.string, name="serialized")
+        serialized = _assert_scalar(serialized, "serialized")
+        return parse_example(serialized, features, name, example_names)
 
 
 # -- decode_raw -------------------------------------------------------------------------------------

@@ -56,8 +56,11 @@ def test_parse_single_example_and_errors():
             sess.run(out, {s: _example(x=[1.0, 2.0, 3.0], y=[3])})
         with pytest.raises(tf.errors.InvalidArgumentError, match="Could not parse example input"):
             sess.run(out, {s: b"\xff\xff\xff"})
-    with pytest.raises(ValueError, match="need to be known"):
+    # TF 2.21's messages: an unknown first dimension points to FixedLenSequenceFeature.
+    with pytest.raises(ValueError, match="First dimension of shape for feature a unknown"):
         tf.parse_single_example(s, {"a": tf.io.FixedLenFeature([None], tf.float32)})
+    with pytest.raises(ValueError, match="need to be known"):
+        tf.parse_single_example(s, {"a": tf.io.FixedLenFeature([2, None], tf.float32)})
 
 
 def test_fixed_len_sequence_feature_pads():

@@ -34,93 +34,202 @@ def _dims(shape):
     return "[" + ",".join(str(d) for d in shape) + "]"
 
 
-@register_kernel("ParseExample")
+def np_dtype(name):
+    return object if name == "string" else (np.float32 if name == "float32" else np.int64)
+
+
+def _keys(value):
+    return [k.decode() if isinstance(k, bytes) else str(k) for k in np.asarray(value, dtype=object).reshape(-1)]
+
+
+def _records(serialized):
+    arr = np.asarray(serialized, dtype=object)
+    return [r if isinstance(r, bytes) else str(r).encode() for r in arr.reshape(-1)]
+
+
+def parse_protos(records, cls, what):
+    out = []
+    for r in records:
+        msg = cls()
+        try:
+            msg.ParseFromString(r)
+        except Exception:  # noqa: BLE001 - protobuf's DecodeError
+            raise errors.InvalidArgumentError(None, None, f"Could not parse {what} input, value: '{r!r}'") from None
+        out.append(msg)
+    return out
+
+
+def dense_feature(maps, key, dt, shape, default):
+    """One dense key over a batch of feature maps: [batch] + shape, or for a sequence feature
+    (shape[0] is None) [batch, longest] + shape[1:] padded with the scalar `default`."""
+    seq = bool(shape) and shape[0] is None
+    item = tuple(shape[1:]) if seq else tuple(shape)
+    size = int(np.prod(item)) if item else 1
+    rows = []
+    for i, feats in enumerate(maps):
+        vals = _values(feats[key], key, dt, i) if key in feats else None
+        if seq:
+            if vals is None:
+                vals = np.zeros((0,), np_dtype(dt))
+            if size and vals.size % size:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Name: <unknown>, Key: {key}, Index: {i}.  Number of values is not a multiple of "
+                                f"stride length. Saw {vals.size} values but output shape is: {_dims(shape)}")
+            rows.append(vals.reshape((-1,) + item))
+            continue
+        if vals is None:
+            if default is None or np.size(default) == 0:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Feature: {key} (data type: {_TYPE_NAME[_KIND[dt]]}) is required but could not "
+                                f"be found.")
+            rows.append(np.asarray(default, np_dtype(dt)).reshape(item))
+            continue
+        if vals.size != size:
+            raise errors.InvalidArgumentError(
+                None, None, f"Name: <unknown>, Key: {key}, Index: {i}.  Number of {_TYPE_NAME[_KIND[dt]]} values != "
+                            f"expected.  Values size: {vals.size} but output shape: {_dims(shape)}")
+        rows.append(vals.reshape(item))
+    if seq:
+        n = max((r.shape[0] for r in rows), default=0)
+        out = np.empty((len(rows), n) + item, np_dtype(dt))
+        out[...] = np.asarray(default, np_dtype(dt)).reshape(()) if default is not None and np.size(default) \
+            else (b"" if dt == "string" else 0)
+        for j, r in enumerate(rows):
+            out[j, :r.shape[0]] = r
+        return out
+    return np.stack(rows) if rows else np.zeros((0,) + item, np_dtype(dt))
+
+
+def sparse_feature(maps, key, dt):
+    """One VarLen key over a batch: (indices [n, 2], values, dense_shape [batch, longest])."""
+    idx, vals, longest = [], [], 0
+    for i, feats in enumerate(maps):
+        v = _values(feats[key], key, dt, i) if key in feats else None
+        if v is None or not v.size:
+            continue
+        vals.append(v)
+        idx.append(np.stack([np.full(v.size, i, np.int64), np.arange(v.size, dtype=np.int64)], 1))
+        longest = max(longest, v.size)
+    values = np.concatenate(vals) if vals else np.zeros((0,), np_dtype(dt))
+    indices = np.concatenate(idx) if idx else np.zeros((0, 2), np.int64)
+    return indices, values, np.array([len(maps), longest], np.int64)
+
+
+def unbatch_sparse(indices, values, shape):
+    """The sparse outputs of a scalar input: the batch column and dimension dropped."""
+    return indices[:, 1:].copy(), values, shape[1:].copy()
+
+
+@register_kernel("ParseExampleV2")
 def _parse_example(op, ctx):
-    single = op._get_attr("single")
-    dense_keys = op._get_attr("dense_keys")
-    dense_types = [t.name for t in op._get_attr("dense_types")]
-    dense_shapes = op._get_attr("dense_shapes")
-    dense_defaults = op._get_attr("dense_defaults")
-    dense_seq = op._get_attr("dense_sequence")
-    sparse_keys = op._get_attr("sparse_keys")
+    dense_types = [t.name for t in op._get_attr("Tdense")]
+    dense_shapes = [tuple(s.as_list()) for s in op._get_attr("dense_shapes")]
     sparse_types = [t.name for t in op._get_attr("sparse_types")]
     example_cls = _example_class()
 
-    def np_dtype(name):
-        return object if name == "string" else (np.float32 if name == "float32" else np.int64)
+    def parse(serialized, names, sparse_keys, dense_keys, ragged_keys, *defaults):
+        single = np.ndim(serialized) == 0
+        maps = [ex.features.feature for ex in parse_protos(_records(serialized), example_cls, "example")]
+        dense = [dense_feature(maps, k, dt, shape, d) for k, dt, shape, d in
+                 zip(_keys(dense_keys), dense_types, dense_shapes, defaults)]
+        sparse = [sparse_feature(maps, k, dt) for k, dt in zip(_keys(sparse_keys), sparse_types)]
+        if single:
+            dense = [d[0] for d in dense]
+            sparse = [unbatch_sparse(*sp) for sp in sparse]
+        out = [sp[0] for sp in sparse] + [sp[1] for sp in sparse] + [sp[2] for sp in sparse] + dense
+        return out[0] if len(out) == 1 else tuple(out)
+    return parse
 
-    def parse(serialized):
-        records = [serialized.item() if isinstance(serialized, np.ndarray) else serialized] if single \
-            else list(np.asarray(serialized, dtype=object).reshape(-1))
-        examples = []
-        for i, r in enumerate(records):
-            ex = example_cls()
-            try:
-                ex.ParseFromString(r if isinstance(r, bytes) else str(r).encode())
-            except Exception:  # noqa: BLE001 - protobuf's DecodeError
+
+def _sequence_example_class():
+    from ...protos.example_pb2 import SequenceExample
+    return SequenceExample
+
+
+def _feature_list_dense(lists, key, dt, shape, missing_empty):
+    """One dense feature list over a batch: ([batch, longest] + shape zero-padded, lengths)."""
+    size = int(np.prod(shape)) if shape else 1
+    rows = []
+    for i, fls in enumerate(lists):
+        if key not in fls:
+            if not missing_empty:
                 raise errors.InvalidArgumentError(
-                    None, None, f"Could not parse example input, value: '{r!r}'") from None
-            examples.append(ex.features.feature)
-        outputs_dense = []
-        for key, dt, shape, default, seq in zip(dense_keys, dense_types, dense_shapes, dense_defaults, dense_seq):
-            size = int(np.prod(shape)) if shape else 1
-            rows = []
-            for i, feats in enumerate(examples):
-                vals = _values(feats[key], key, dt, i) if key in feats else None
-                if seq:
-                    if vals is None:
-                        vals = np.zeros((0,), np_dtype(dt))
-                    if size and vals.size % size:
-                        raise errors.InvalidArgumentError(
-                            None, None, f"Name: <unknown>, Key: {key}, Index: {i}.  Number of values is not a "
-                                        f"multiple of stride length. Saw {vals.size} values but output shape "
-                                        f"is: {_dims(shape)}")
-                    rows.append(vals.reshape((-1,) + tuple(shape)))
-                    continue
-                if vals is None:
-                    if default is None:
-                        raise errors.InvalidArgumentError(
-                            None, None, f"Feature: {key} (data type: {_TYPE_NAME[_KIND[dt]]}) is required but "
-                                        f"could not be found.")
-                    rows.append(np.asarray(default, np_dtype(dt)))
-                    continue
-                if vals.size != size:
-                    raise errors.InvalidArgumentError(
-                        None, None, f"Name: <unknown>, Key: {key}, Index: {i}.  Number of {_TYPE_NAME[_KIND[dt]]} "
-                                    f"values != expected.  Values size: {vals.size} but output shape: "
-                                    f"{_dims(shape)}")
-                rows.append(vals.reshape(shape))
-            if seq:
-                n = max((r.shape[0] for r in rows), default=0)
-                pad = default if default is not None else (b"" if dt == "string" else 0)
-                out = np.empty((len(rows), n) + tuple(shape), np_dtype(dt))
-                out[...] = pad
-                for j, r in enumerate(rows):
-                    out[j, :r.shape[0]] = r
-            else:
-                out = np.stack(rows) if rows else np.zeros((0,) + tuple(shape), np_dtype(dt))
-            outputs_dense.append(out[0] if single else out)
-        ind, val, shp = [], [], []
-        for key, dt in zip(sparse_keys, sparse_types):
-            idx, vals = [], []
-            max_len = 0
-            for i, feats in enumerate(examples):
-                v = _values(feats[key], key, dt, i) if key in feats else None
-                if v is None or not v.size:
-                    continue
-                vals.append(v)
-                idx.append(np.stack([np.full(v.size, i, np.int64), np.arange(v.size, dtype=np.int64)], 1))
-                max_len = max(max_len, v.size)
-            values = np.concatenate(vals) if vals else np.zeros((0,), np_dtype(dt))
-            indices = np.concatenate(idx) if idx else np.zeros((0, 2), np.int64)
-            if single:
-                ind.append(indices[:, 1:].copy())
-                shp.append(np.array([max_len], np.int64))
-            else:
-                ind.append(indices)
-                shp.append(np.array([len(examples), max_len], np.int64))
-            val.append(values)
-        out = ind + val + shp + outputs_dense
+                    None, None, f"Name: <unknown>, Feature list '{key}' is required but could not be found.  Did "
+                                f"you mean to include it in feature_list_dense_missing_assumed_empty or "
+                                f"feature_list_dense_defaults?")
+            rows.append(np.zeros((0,) + tuple(shape), np_dtype(dt)))
+            continue
+        steps = []
+        for t, feature in enumerate(fls[key].feature):
+            vals = _values(feature, key, dt, i)
+            vals = np.zeros((0,), np_dtype(dt)) if vals is None else vals
+            if vals.size != size:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Name: <unknown>, Key: {key}, Index: {t}.  Number of {_TYPE_NAME[_KIND[dt]]} "
+                                f"values != expected.  values size: {vals.size} but output shape: {_dims(shape)}")
+            steps.append(vals.reshape(shape))
+        rows.append(np.stack(steps) if steps else np.zeros((0,) + tuple(shape), np_dtype(dt)))
+    n = max((r.shape[0] for r in rows), default=0)
+    out = np.zeros((len(rows), n) + tuple(shape), np_dtype(dt))
+    if dt == "string":
+        out[...] = b""
+    for j, r in enumerate(rows):
+        out[j, :r.shape[0]] = r
+    return out, np.array([r.shape[0] for r in rows], np.int64)
+
+
+def _feature_list_sparse(lists, key, dt):
+    """One VarLen feature list over a batch: indices [n, 3] (example, step, position), values,
+    dense shape [batch, longest list, longest step]."""
+    idx, vals, steps, longest = [], [], 0, 0
+    for i, fls in enumerate(lists):
+        if key not in fls:
+            continue
+        features = fls[key].feature
+        steps = max(steps, len(features))
+        for t, feature in enumerate(features):
+            v = _values(feature, key, dt, i)
+            if v is None or not v.size:
+                continue
+            vals.append(v)
+            idx.append(np.stack([np.full(v.size, i, np.int64), np.full(v.size, t, np.int64),
+                                 np.arange(v.size, dtype=np.int64)], 1))
+            longest = max(longest, v.size)
+    values = np.concatenate(vals) if vals else np.zeros((0,), np_dtype(dt))
+    indices = np.concatenate(idx) if idx else np.zeros((0, 3), np.int64)
+    return indices, values, np.array([len(lists), steps, longest], np.int64)
+
+
+@register_kernel("ParseSequenceExampleV2")
+def _parse_sequence_example(op, ctx):
+    ctx_dense_types = [t.name for t in op._get_attr("Tcontext_dense")]
+    ctx_dense_shapes = [tuple(s.as_list()) for s in op._get_attr("context_dense_shapes")]
+    ctx_sparse_types = [t.name for t in op._get_attr("context_sparse_types")]
+    fl_dense_types = [t.name for t in op._get_attr("feature_list_dense_types")]
+    fl_dense_shapes = [tuple(s.as_list()) for s in op._get_attr("feature_list_dense_shapes")]
+    fl_sparse_types = [t.name for t in op._get_attr("feature_list_sparse_types")]
+    cls = _sequence_example_class()
+
+    def parse(serialized, debug_name, ctx_sparse_keys, ctx_dense_keys, ctx_ragged_keys, fl_sparse_keys,
+              fl_dense_keys, fl_ragged_keys, missing_empty, *defaults):
+        single = np.ndim(serialized) == 0
+        protos = parse_protos(_records(serialized), cls, "example")
+        maps = [p.context.feature for p in protos]
+        lists = [p.feature_lists.feature_list for p in protos]
+        cd = [dense_feature(maps, k, dt, shape, d) for k, dt, shape, d in
+              zip(_keys(ctx_dense_keys), ctx_dense_types, ctx_dense_shapes, defaults)]
+        cs = [sparse_feature(maps, k, dt) for k, dt in zip(_keys(ctx_sparse_keys), ctx_sparse_types)]
+        fs = [_feature_list_sparse(lists, k, dt) for k, dt in zip(_keys(fl_sparse_keys), fl_sparse_types)]
+        fd = [_feature_list_dense(lists, k, dt, shape, bool(m)) for k, dt, shape, m in
+              zip(_keys(fl_dense_keys), fl_dense_types, fl_dense_shapes, np.asarray(missing_empty).reshape(-1))]
+        fd_values, fd_lengths = [v for v, _ in fd], [n for _, n in fd]
+        if single:
+            cd = [d[0] for d in cd]
+            cs = [unbatch_sparse(*sp) for sp in cs]
+            fs = [unbatch_sparse(*sp) for sp in fs]
+            fd_values, fd_lengths = [v[0] for v in fd_values], [n[0] for n in fd_lengths]
+        out = ([sp[0] for sp in cs] + [sp[1] for sp in cs] + [sp[2] for sp in cs] + cd
+               + [sp[0] for sp in fs] + [sp[1] for sp in fs] + [sp[2] for sp in fs] + fd_values + fd_lengths)
         return out[0] if len(out) == 1 else tuple(out)
     return parse
 
@@ -170,7 +279,7 @@ def _csv_fields(record, delim, quote, index):
             while True:
                 if i >= n:
                     raise errors.InvalidArgumentError(
-                        None, None, f"Quoted field has to end with quote followed by delim or end")
+                        None, None, "Quoted field has to end with quote followed by delim or end")
                 c = record[i]
                 if c == '"':
                     if i + 1 < n and record[i + 1] == '"':
@@ -180,7 +289,7 @@ def _csv_fields(record, delim, quote, index):
                     i += 1
                     if i < n and record[i] != delim:
                         raise errors.InvalidArgumentError(
-                            None, None, f"Quote inside a string has to be escaped by another quote")
+                            None, None, "Quote inside a string has to be escaped by another quote")
                     break
                 buf.append(c)
                 i += 1
@@ -191,7 +300,7 @@ def _csv_fields(record, delim, quote, index):
             field = record[i:end]
             if quote and '"' in field:
                 raise errors.InvalidArgumentError(
-                    None, None, f"Unquoted fields cannot have quotes/CRLFs inside")
+                    None, None, "Unquoted fields cannot have quotes/CRLFs inside")
             fields.append(field)
             i = end
         if i >= n:
@@ -236,8 +345,8 @@ def _decode_csv(op, ctx):
     def decode_csv(records, *defaults):
         for i, d in enumerate(defaults):
             if np.size(d) > 1:
-                raise errors.InvalidArgumentError(None, None, f"Shape of a default must be a length-0 or "
-                                                              f"length-1 vector, or a scalar.")
+                raise errors.InvalidArgumentError(None, None, "Shape of a default must be a length-0 or "
+                                                              "length-1 vector, or a scalar.")
         records = np.asarray(records, dtype=object)
         flat = records.ravel()
         cols = [[] for _ in range(ncols)]
