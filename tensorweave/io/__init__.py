@@ -8,7 +8,8 @@ from ..protos.example_pb2 import Example, SequenceExample
 from ..protos.feature_pb2 import (BytesList, Feature, FeatureList, FeatureLists, Features, FloatList,
                                   Int64List)
 from ..ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, decode_raw,  # noqa: F401
-                                parse_example, parse_single_example, decode_csv)
+                                parse_example, parse_single_example, decode_csv, SparseFeature)
+from ..ops.parsing_sequence_ops import parse_sequence_example, parse_single_sequence_example  # noqa: F401,E402
 from ..ops.data_flow_ops import (FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase,  # noqa: F401,E402
                                  RandomShuffleQueue)
 from ..ops.serialization_ops import (decode_base64, decode_compressed, decode_json_example,  # noqa: F401,E402
