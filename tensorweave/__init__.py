@@ -122,6 +122,7 @@ from .ops.check_extra_ops import (assert_near, assert_proper_iterable, assert_ra
 from .framework.tensor_spec import (IndexedSlicesSpec, NoneTensorSpec, SparseTensorSpec, TensorSpec,  # noqa: E402
                                     TypeSpec)
 from .data.specs import OptionalSpec, TensorArraySpec  # noqa: E402
+from .ops.serialization_ops import decode_compressed, decode_json_example  # noqa: E402,F401  (also tf.io's)
 from . import ragged  # noqa: E402  (tf.ragged; RaggedTensor fetches and dispatch)
 from .ragged import RaggedTensorSpec  # noqa: E402
 from .ragged.ragged_tensor import RaggedTensor  # noqa: E402
