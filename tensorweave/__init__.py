@@ -105,6 +105,7 @@ from .framework.graph_io import import_graph_def, make_ndarray, make_tensor_prot
 from .framework import graph_util  # noqa: E402
 from . import test, timeline  # noqa: E402  (tf.test: GPU queries, TestCase; Chrome-trace timelines)
 from .runtime.devices import list_devices  # noqa: E402
+from .module import Module  # noqa: E402  (tf.Module: named containers of variables)
 
 newaxis = None
 bool = dtypes.bool  # noqa: A001  (tf.bool, as in TensorFlow)
