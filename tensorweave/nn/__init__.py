@@ -31,7 +31,7 @@ _ELSEWHERE = {
     "compute_accidental_hits": ("candidate_sampling_ops", "compute_accidental_hits"),
     "static_rnn": ("rnn", "static_rnn"),
     "dynamic_rnn": ("rnn_dynamic", "dynamic_rnn"), "bidirectional_dynamic_rnn": ("rnn_dynamic", "bidirectional_dynamic_rnn"),
-    "static_bidirectional_rnn": ("rnn", "static_bidirectional_rnn"),
+    "static_bidirectional_rnn": ("rnn", "static_bidirectional_rnn"), "raw_rnn": ("rnn_dynamic", "raw_rnn"),
     "in_top_k": ("nn_ops", "in_top_k"),
     "top_k": ("nn_ops", "top_k"),
     "space_to_depth": ("array_extra_ops", "space_to_depth"),

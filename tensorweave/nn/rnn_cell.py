@@ -14,12 +14,11 @@ The LSTM step is one matmul over the concatenation [x, h] with the fused kernel
 
 import collections
 import contextlib
-import hashlib
 import numbers
 import threading
 
 from ..framework import dtypes as _dtypes
-from ..framework.graph import Tensor, device as _device, name_scope
+from ..framework.graph import Tensor, name_scope
 from ..framework.tensor_shape import TensorShape
 from ..layers.base import Layer
 
@@ -482,144 +481,5 @@ class MultiRNNCell(RNNCell):
         return cur_inp, new_states
 
 
-class _Wrapper(RNNCell):
-    """A cell around another; it opens no variable scope of its own (the wrapped cell's variables
-    keep their names)."""
-
-    def __init__(self, cell):
-        super().__init__()
-        if not isinstance(cell, RNNCell) and not (hasattr(cell, "state_size") and callable(cell)):
-            raise TypeError(f"The parameter cell is not a RNNCell: {cell}")
-        self._cell = cell
-
-    wrapped_cell = property(lambda self: self._cell)
-    state_size = property(lambda self: self._cell.state_size)
-    output_size = property(lambda self: self._cell.output_size)
-
-    @property
-    def trainable_weights(self):
-        return self._cell.trainable_weights
-
-    @property
-    def non_trainable_weights(self):
-        return self._cell.non_trainable_weights
-
-    trainable_variables = trainable_weights
-    non_trainable_variables = non_trainable_weights
-
-    def zero_state(self, batch_size, dtype):
-        with name_scope(type(self).__name__ + "ZeroState"):
-            return self._cell.zero_state(batch_size, dtype)
-
-    def __call__(self, inputs, state, scope=None):
-        return self._wrapped_call(inputs, state, scope)
-
-
-def _default_dropout_state_filter_visitor(substate):
-    if isinstance(substate, LSTMStateTuple):
-        return LSTMStateTuple(c=False, h=True)
-    return True
-
-
-class DropoutWrapper(_Wrapper):
-    """Dropout on the cell's inputs, outputs and (by default the h part of) its state, with keep
-    probabilities `input_keep_prob`, `output_keep_prob`, `state_keep_prob` (floats or scalar
-    tensors); a fresh mask each step."""
-
-    def __init__(self, cell, input_keep_prob=1.0, output_keep_prob=1.0, state_keep_prob=1.0,
-                 variational_recurrent=False, input_size=None, dtype=None, seed=None,
-                 dropout_state_filter_visitor=None):
-        super().__init__(cell)
-        if variational_recurrent:
-            raise NotImplementedError("DropoutWrapper(variational_recurrent=True) is not supported by "
-                                      "tensorweave yet")
-        from ..framework.constant_op import convert_to_tensor
-        with name_scope("DropoutWrapperInit"):
-            def tensor_and_const_value(v):
-                from ..framework.constant_op import constant_value
-                t = convert_to_tensor(v)
-                const = constant_value(t)
-                return t, (None if const is None else float(const))
-            for prob, attr in ((input_keep_prob, "input_keep_prob"), (state_keep_prob, "state_keep_prob"),
-                               (output_keep_prob, "output_keep_prob")):
-                tensor_prob, const_prob = tensor_and_const_value(prob)
-                if const_prob is not None:
-                    if const_prob < 0 or const_prob > 1:
-                        raise ValueError(f"Parameter {attr} must be between 0 and 1: {const_prob:g}")
-                    setattr(self, f"_{attr}", float(const_prob))
-                else:
-                    setattr(self, f"_{attr}", tensor_prob)
-        self._seed = seed
-        self._dropout_state_filter = dropout_state_filter_visitor or _default_dropout_state_filter_visitor
-
-    def _gen_seed(self, salt_prefix, index):
-        if self._seed is None:
-            return None
-        salt = "%s_%d" % (salt_prefix, index)
-        string = (str(self._seed) + salt).encode("utf-8")
-        return int(hashlib.md5(string).hexdigest()[:8], 16) & 0x7FFFFFFF
-
-    def _dropout(self, values, salt_prefix, keep_prob, filter_structure=None):
-        nn_ops = _ops()[2]
-        flat = _flatten(values)
-        flags = _flatten(filter_structure) if filter_structure is not None else [True] * len(flat)
-        out = [nn_ops.dropout(v, keep_prob=keep_prob, seed=self._gen_seed(salt_prefix, i)) if do else v
-               for i, (v, do) in enumerate(zip(flat, flags))]
-        return _pack_as(values, out)
-
-    def _state_filter(self, state):
-        def visit(s):
-            r = self._dropout_state_filter(s)
-            if isinstance(r, bool):
-                return _map_structure(lambda _: r, s) if _is_sequence(s) else r
-            if _is_sequence(s) and _is_sequence(r):
-                return _pack_as(s, [x for x in _flatten(r)])
-            return r
-        if _is_sequence(state) and not isinstance(state, LSTMStateTuple):
-            return type(state)(visit(s) for s in state) if not hasattr(state, "_fields") else \
-                type(state)(*[visit(s) for s in state])
-        return visit(state)
-
-    def _wrapped_call(self, inputs, state, scope):
-        def should_dropout(p):
-            return not isinstance(p, float) or p < 1
-        if should_dropout(self._input_keep_prob):
-            inputs = self._dropout(inputs, "input", self._input_keep_prob)
-        output, new_state = self._cell(inputs, state, scope=scope)
-        if should_dropout(self._state_keep_prob):
-            new_state = self._dropout(new_state, "state", self._state_keep_prob, self._state_filter(new_state))
-        if should_dropout(self._output_keep_prob):
-            output = self._dropout(output, "output", self._output_keep_prob)
-        return output, new_state
-
-
-class ResidualWrapper(_Wrapper):
-    """output = residual_fn(inputs, cell output) (inputs + output by default)."""
-
-    def __init__(self, cell, residual_fn=None):
-        super().__init__(cell)
-        self._residual_fn = residual_fn
-
-    def _wrapped_call(self, inputs, state, scope):
-        outputs, new_state = self._cell(inputs, state, scope=scope)
-
-        def default_residual_fn(inputs, outputs):
-            return _map_structure(lambda i, o: i + o, inputs, outputs)
-        return (self._residual_fn or default_residual_fn)(inputs, outputs), new_state
-
-
-class DeviceWrapper(_Wrapper):
-    """Runs the cell's ops on `device`."""
-
-    def __init__(self, cell, device):
-        super().__init__(cell)
-        self._device = device
-
-    def zero_state(self, batch_size, dtype):
-        with name_scope(type(self).__name__ + "ZeroState"):
-            with _device(self._device):
-                return self._cell.zero_state(batch_size, dtype)
-
-    def _wrapped_call(self, inputs, state, scope):
-        with _device(self._device):
-            return self._cell(inputs, state, scope=scope)
+# The wrappers (DropoutWrapper, ResidualWrapper, DeviceWrapper) live in rnn_cell_wrappers.
+from .rnn_cell_wrappers import DeviceWrapper, DropoutWrapper, ResidualWrapper  # noqa: E402,F401

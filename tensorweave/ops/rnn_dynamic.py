@@ -14,7 +14,7 @@ from . import variable_scope as vs
 from .sequence_ops import reverse_sequence
 from .tensor_array_ops import TensorArray
 
-__all__ = ["dynamic_rnn", "bidirectional_dynamic_rnn"]
+__all__ = ["dynamic_rnn", "bidirectional_dynamic_rnn", "raw_rnn"]
 
 
 def _transpose_batch_time(x):
@@ -117,3 +117,106 @@ def bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None, in
                                      parallel_iterations, swap_memory, time_major, scope=bw_scope)
         out_bw = _fg.map_structure(rev, tmp)
     return (out_fw, out_bw), (st_fw, st_bw)
+
+
+def _copy_some_through(finished, current, candidate):
+    """Past an entry's end, keep its current value (TensorArrays and scalars pass through)."""
+    def copy_fn(cur, cand):
+        if isinstance(cur, TensorArray) or cur.shape.ndims == 0:
+            return cand
+        return array_ops.where(finished, cur, cand)
+    return _fg.map_structure(copy_fn, current, candidate)
+
+
+def raw_rnn(cell, loop_fn, parallel_iterations=None, swap_memory=False, scope=None):
+    """Runs `cell` under the control of `loop_fn(time, cell_output, cell_state, loop_state)`, which
+    returns (elements_finished, next_input, next_cell_state, emit_output, next_loop_state); the
+    first call (time 0, all other arguments None) gives the initial input and state and, as its
+    emit_output, the structure to emit (None: the cell's output_size). Steps run in a while_loop
+    until every entry is finished; finished entries emit zeros and keep their state.
+
+    Returns (emit_ta, final_state, final_loop_state): emit_ta holds TensorArrays, one per emitted
+    leaf; final_loop_state is None when loop_fn gave no loop state at time 0."""
+    from .rnn import _assert_like_rnncell
+    _assert_like_rnncell("cell", cell)
+    if not callable(loop_fn):
+        raise TypeError(f"Argument `loop_fn` must be a callable. Received: {loop_fn}.")
+    parallel_iterations = parallel_iterations or 32
+    with vs.variable_scope(scope or "rnn"):
+        from ..framework.constant_op import constant
+        time = constant(0, dtype=_dtypes.int32)
+        (elements_finished, next_input, initial_state, emit_structure,
+         init_loop_state) = loop_fn(time=time, cell_output=None, cell_state=None, loop_state=None)
+        flat_input = [convert_to_tensor(x) for x in _fg.flatten(next_input)]
+        next_input = _fg.pack_sequence_as(next_input, flat_input)
+        loop_state = init_loop_state if init_loop_state is not None else constant(0, dtype=_dtypes.int32)
+        static_batch = flat_input[0].shape.with_rank_at_least(1)[0]
+        for x in flat_input:
+            static_batch.assert_is_compatible_with(x.shape.with_rank_at_least(1)[0])
+        const_batch = static_batch.value
+        batch_size = const_batch if const_batch is not None else array_ops.shape(flat_input[0])[0]
+        _fg.assert_same_structure(initial_state, cell.state_size)
+        flat_state = [convert_to_tensor(s) for s in _fg.flatten(initial_state)]
+        state = _fg.pack_sequence_as(initial_state, flat_state)
+        if emit_structure is not None:
+            flat_emit = _fg.flatten(emit_structure)
+            flat_emit_size = [e.shape if e.shape.is_fully_defined() else array_ops.shape(e)
+                              for e in flat_emit]
+            flat_emit_dtypes = [e.dtype.base_dtype for e in flat_emit]
+        else:
+            emit_structure = cell.output_size
+            flat_emit_size = _fg.flatten(emit_structure)
+            flat_emit_dtypes = [flat_state[0].dtype.base_dtype] * len(flat_emit_size)
+
+        def static_size(size):
+            if isinstance(size, TensorShape):
+                return size
+            if hasattr(size, "op"):  # a shape tensor: only its rank may be known
+                from ..framework.constant_op import constant_value
+                v = constant_value(size)
+                return TensorShape(None) if v is None else TensorShape([int(d) for d in v])
+            return TensorShape(size if isinstance(size, (list, tuple)) else [size])
+
+        def zeros_shape(size):
+            if isinstance(size, TensorShape) or not hasattr(size, "op"):
+                dims = static_size(size).as_list()
+                if isinstance(batch_size, int):
+                    return [batch_size] + dims
+                return array_ops.concat([array_ops.reshape(batch_size, [1]),
+                                         convert_to_tensor(dims, dtype=_dtypes.int32)], 0)
+            return array_ops.concat([array_ops.reshape(batch_size, [1]), size], 0)
+
+        flat_emit_ta = [TensorArray(dtype=dt, dynamic_size=True, size=0, name=f"rnn_output_{i}",
+                                    element_shape=TensorShape([const_batch]).concatenate(static_size(sz)))
+                        for i, (dt, sz) in enumerate(zip(flat_emit_dtypes, flat_emit_size))]
+        emit_ta = _fg.pack_sequence_as(emit_structure, flat_emit_ta)
+        flat_zero_emit = [array_ops.zeros(zeros_shape(sz), dt) for sz, dt in zip(flat_emit_size, flat_emit_dtypes)]
+        zero_emit = _fg.pack_sequence_as(emit_structure, flat_zero_emit)
+
+        def condition(unused_time, elements_finished, *_):
+            return math_ops.logical_not(math_ops.reduce_all(elements_finished))
+
+        def body(time, elements_finished, current_input, emit_ta, state, loop_state):
+            next_output, cell_state = cell(current_input, state)
+            _fg.assert_same_structure(state, cell_state)
+            _fg.assert_same_structure(cell.output_size, next_output)
+            next_time = time + 1
+            (next_finished, next_input, next_state, emit_output,
+             next_loop_state) = loop_fn(next_time, next_output, cell_state, loop_state)
+            _fg.assert_same_structure(state, next_state)
+            _fg.assert_same_structure(current_input, next_input)
+            _fg.assert_same_structure(emit_ta, emit_output)
+            loop_state = loop_state if next_loop_state is None else next_loop_state
+            emit_output = _copy_some_through(elements_finished, zero_emit, emit_output)
+            next_state = _copy_some_through(elements_finished, state, next_state)
+            emit_ta = _fg.map_structure(lambda ta, emit: ta.write(time, emit), emit_ta, emit_output)
+            elements_finished = math_ops.logical_or(elements_finished, next_finished)
+            return next_time, elements_finished, next_input, emit_ta, next_state, loop_state
+
+        returned = control_flow_ops.while_loop(
+            condition, body, loop_vars=[time, elements_finished, next_input, emit_ta, state, loop_state],
+            parallel_iterations=parallel_iterations, swap_memory=swap_memory)
+        emit_ta, final_state, final_loop_state = returned[-3:]
+        if init_loop_state is None:
+            final_loop_state = None
+        return emit_ta, final_state, final_loop_state

@@ -96,3 +96,34 @@ def test_bidirectional():
         assert fw.shape.as_list() == [2, 3, 2] and bw.shape.as_list() == [2, 3, 2]
         assert {v.name for v in tf.global_variables()} == {"bidirectional_rnn/fw/tiny_cell/w:0",
                                                            "bidirectional_rnn/bw/tiny_cell/w:0"}
+
+
+def test_raw_rnn_matches_dynamic_rnn_with_sequence_length():
+    # raw_rnn driven by a loop_fn that reads a TensorArray and finishes at each entry's length
+    # gives dynamic_rnn's outputs (zeros past the end, time-major) and final state.
+    rng = np.random.default_rng(1)
+    x_np = rng.standard_normal((5, 3, 2)).astype(np.float32)  # [time, batch, depth]
+    lengths = np.array([5, 2, 3], np.int32)
+    with tf.Graph().as_default():
+        x = tf.constant(x_np)
+        cell = tf.nn.rnn_cell.BasicLSTMCell(4)
+        ref_out, ref_state = tf.nn.dynamic_rnn(cell, x, sequence_length=lengths, time_major=True,
+                                               dtype=tf.float32)
+        inputs_ta = tf.TensorArray(tf.float32, size=5).unstack(x)
+
+        def loop_fn(time, cell_output, cell_state, loop_state):
+            state = cell.zero_state(3, tf.float32) if cell_output is None else cell_state
+            finished = time >= lengths
+            nxt = tf.cond(tf.reduce_all(finished), lambda: tf.zeros([3, 2]), lambda: inputs_ta.read(time))
+            return finished, nxt, state, cell_output, None
+        emit_ta, state, loop_state = tf.nn.raw_rnn(cell, loop_fn)
+        assert loop_state is None
+        assert [v.name for v in tf.trainable_variables()] == ["rnn/basic_lstm_cell/kernel:0",
+                                                              "rnn/basic_lstm_cell/bias:0"]
+        out = emit_ta.stack()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            o, s, ro, rs = sess.run([out, state, ref_out, ref_state])
+    np.testing.assert_allclose(o, ro, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(s.c, rs.c, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(s.h, rs.h, rtol=1e-5, atol=1e-6)

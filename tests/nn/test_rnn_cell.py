@@ -232,3 +232,32 @@ def test_residual_wrapper_and_errors():
         R.MultiRNNCell(R.BasicRNNCell(3))
     with pytest.raises(ValueError, match="inputs.shape\\[-1\\] to be known"):
         R.BasicLSTMCell(3)(tf.placeholder(tf.float32, [2, None]), R.BasicLSTMCell(3).zero_state(2, tf.float32))
+
+
+def test_dropout_wrapper_variational_mask_is_shared_by_steps_and_batch():
+    # variational_recurrent=True draws one [1, units] mask at construction: every step and every
+    # batch entry drops the same output units, and kept units are scaled by 1 / keep_prob.
+    with tf.Graph().as_default():
+        x = tf.constant(np.ones((3, 6, 2), np.float32))
+        base = tf.nn.rnn_cell.BasicRNNCell(8, activation=tf.identity)
+        cell = tf.nn.rnn_cell.DropoutWrapper(base, output_keep_prob=0.5, variational_recurrent=True,
+                                             dtype=tf.float32, seed=4)
+        ref, _ = tf.nn.dynamic_rnn(base, x, dtype=tf.float32, scope="ref")
+        out, _ = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32, scope="drop")  # same (built) weights
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            o, r = sess.run([out, ref])
+    kept = o[0, 0] != 0
+    assert 0 < kept.sum() < 8
+    for b in range(3):
+        for t in range(6):
+            np.testing.assert_array_equal(o[b, t] != 0, kept)
+    np.testing.assert_allclose(o[..., kept], r[..., kept] / 0.5, rtol=1e-6)
+
+
+def test_dropout_wrapper_variational_needs_dtype_and_input_size():
+    cell = tf.nn.rnn_cell.BasicRNNCell(3)
+    with pytest.raises(ValueError, match="dtype must be provided"):
+        tf.nn.rnn_cell.DropoutWrapper(cell, variational_recurrent=True)
+    with pytest.raises(ValueError, match="input_size must be provided"):
+        tf.nn.rnn_cell.DropoutWrapper(cell, input_keep_prob=0.5, variational_recurrent=True, dtype=tf.float32)
