@@ -163,10 +163,12 @@ def is_compatible(request, device):
 def _device_string(result):
     if isinstance(result, DeviceSpec):
         return result.to_string()
+    # A device function's string result is kept as written (TF: '/cpu:0' stays '/cpu:0'); only
+    # string scopes are canonicalized, when they merge.
     if isinstance(result, str):
-        return canonical_name(result)
+        return result
     if isinstance(result, bytes):
-        return canonical_name(result.decode())
+        return result.decode()
     raise TypeError(f"Expected binary or unicode string, got {result!r}")
 
 
