@@ -9,11 +9,11 @@ import threading
 
 import numpy as np
 
-from ..framework import errors
 from ..framework.graph import (Graph, Operation, Tensor, _default_session_stack, get_default_graph)
 from .config import ConfigProto
 from .devices import DeviceAttributes, local_devices
 from .executor import DeviceRunners, TracedPlan, compile_step
+from .partial_run import PartialRuns
 from .plan import KernelContext, StepContext, compile_plan
 from .resources import ResourceManager
 from .memory import tune_allocator
@@ -192,6 +192,7 @@ class BaseSession:
         self._device_ctxs = {}
         self._runners = DeviceRunners()
         self._cache = {}
+        self._partial_runs = PartialRuns()
         self._step_ids = itertools.count(1)
         self._default_graph_cm = None
         self._default_session_cm = None
@@ -328,10 +329,41 @@ class BaseSession:
         return call
 
     def partial_run_setup(self, fetches, feeds=None):
-        raise errors.UnimplementedError(None, None, "partial_run is not supported yet")
+        """Sets up a step run over several `partial_run` calls: `fetches` (a nested structure of
+        graph elements) are what those calls may fetch, `feeds` (tensors) what they may feed.
+        Returns the handle to pass to `partial_run`."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        feeds = [] if feeds is None else (list(feeds) if isinstance(feeds, (list, tuple)) else [feeds])
+        feed_tensors = []
+        for f in feeds:
+            for k in (_expand_composite_feeds({f: None}) if isinstance(f, _composite_feed_types) else (f,)):
+                try:
+                    feed_tensors.append(self._graph.as_graph_element(k, allow_tensor=True, allow_operation=False))
+                except Exception as e:  # noqa: BLE001 - re-raised as TF words it
+                    raise type(e)(f"Cannot interpret argument `feed` key as Tensor: {e}") from None
+        return self._partial_runs.setup(self, feed_tensors, _Fetches(self._graph, fetches).elements)
 
     def partial_run(self, handle, fetches, feed_dict=None):
-        raise errors.UnimplementedError(None, None, "partial_run is not supported yet")
+        """Continues the partial run `handle`: feeds `feed_dict` and returns `fetches` (each op of
+        the step runs at most once over all the calls; runtime/partial_run.py)."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        if feed_dict and _composite_feed_types and any(isinstance(k, _composite_feed_types) for k in feed_dict):
+            feed_dict = _expand_composite_feeds(feed_dict)
+        feeds = {}
+        for k, v in (feed_dict or {}).items():
+            try:
+                t = self._graph.as_graph_element(k, allow_tensor=True, allow_operation=False)
+            except Exception as e:  # noqa: BLE001 - re-raised as TF words it
+                raise TypeError(f"Cannot interpret feed_dict key as Tensor: {e}") from None
+            a = _feed_array(v, object if t.dtype.base_dtype.name == "string" else t.dtype.base_dtype.as_numpy_dtype)
+            if not t.shape.is_compatible_with(a.shape):
+                raise ValueError(f"Cannot feed value of shape {a.shape} for Tensor {t.name}, which has "
+                                 f"shape {t.shape}")
+            feeds[t] = a
+        mapper = _Fetches(self._graph, fetches)
+        return mapper.rebuild(self._partial_runs.run(self, handle, mapper.elements, feeds))
 
     # -- lifetime ------------------------------------------------------------------------------
     def close(self):
@@ -339,6 +371,7 @@ class BaseSession:
         if not self._closed:
             self._closed = True
             self._cache.clear()
+            self._partial_runs.clear()
             if getattr(self, "_remote", None) is not None:
                 self._remote.close()
             self._resources.clear()
