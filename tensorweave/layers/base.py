@@ -78,6 +78,9 @@ class Layer:
         self._dtype = None if dtype is None else _dtypes.as_dtype(dtype).base_dtype
         self._trainable_weights = []
         self._non_trainable_weights = []
+        # Shards of partitioned weights: TF 2.21's layers list them in `weights`/`variables`
+        # only, after the other weights (not in trainable_weights/non_trainable_weights).
+        self._weight_parts = []
         self._losses = []
         self._updates = []
         self.input_spec = None
@@ -129,7 +132,7 @@ class Layer:
 
     @property
     def weights(self):
-        return self.trainable_weights + self.non_trainable_weights
+        return self.trainable_weights + self.non_trainable_weights + list(self._weight_parts)
 
     variables = weights
 
@@ -195,6 +198,10 @@ class Layer:
         # get_variable adds a new variable's regularization loss ("<var>/Regularizer/...") to the
         # collection; the layer lists it too. A reused variable adds none.
         self._losses.extend(g.get_collection(GraphKeys.REGULARIZATION_LOSSES)[n_reg:])
+        from ..ops.partitioned_variables import PartitionedVariable
+        if isinstance(v, PartitionedVariable):
+            self._weight_parts.extend(p for p in v if p not in self._weight_parts)
+            return v
         if trainable and v in g.get_collection(GraphKeys.TRAINABLE_VARIABLES):
             if v not in self._trainable_weights:
                 self._trainable_weights.append(v)

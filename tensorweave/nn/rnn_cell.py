@@ -338,15 +338,14 @@ class LSTMCell(LayerRNNCell):
                  proj_clip=None, num_unit_shards=None, num_proj_shards=None, forget_bias=1.0, state_is_tuple=True,
                  activation=None, reuse=None, name=None, dtype=None, **kwargs):
         super().__init__(_reuse=reuse, name=name, dtype=dtype, **kwargs)
-        if num_unit_shards is not None or num_proj_shards is not None:
-            raise NotImplementedError("LSTMCell num_unit_shards/num_proj_shards (partitioned variables) are "
-                                      "not supported by tensorweave")
         self._num_units = int(num_units)
         self._use_peepholes = use_peepholes
         self._cell_clip = cell_clip
         self._initializer = initializer
         self._num_proj = None if num_proj is None else int(num_proj)
         self._proj_clip = proj_clip
+        self._num_unit_shards = num_unit_shards
+        self._num_proj_shards = num_proj_shards
         self._forget_bias = forget_bias
         self._state_is_tuple = state_is_tuple
         self._activation = _activation(activation)
@@ -366,8 +365,12 @@ class LSTMCell(LayerRNNCell):
         input_depth = _check_input_depth(self, inputs_shape)
         n = self._num_units
         h_depth = n if self._num_proj is None else self._num_proj
+        from ..ops.partitioned_variables import fixed_size_partitioner
+        # Sharded weights are split along their rows: "kernel/part_0", ... (TF's names).
         self._kernel = self.add_weight(_WEIGHTS_VARIABLE_NAME, shape=[input_depth + h_depth, 4 * n],
-                                       initializer=self._initializer)
+                                       initializer=self._initializer,
+                                       partitioner=None if self._num_unit_shards is None
+                                       else fixed_size_partitioner(self._num_unit_shards))
         self._bias = self.add_weight(_BIAS_VARIABLE_NAME, shape=[4 * n], initializer=_ops()[3].zeros_initializer())
         if self._use_peepholes:
             self._w_f_diag = self.add_weight("w_f_diag", shape=[n], initializer=self._initializer)
@@ -375,7 +378,9 @@ class LSTMCell(LayerRNNCell):
             self._w_o_diag = self.add_weight("w_o_diag", shape=[n], initializer=self._initializer)
         if self._num_proj is not None:
             self._proj_kernel = self.add_weight(f"projection/{_WEIGHTS_VARIABLE_NAME}", shape=[n, self._num_proj],
-                                                initializer=self._initializer)
+                                                initializer=self._initializer,
+                                                partitioner=None if self._num_proj_shards is None
+                                                else fixed_size_partitioner(self._num_proj_shards))
         self.built = True
 
     def call(self, inputs, state):

@@ -261,3 +261,32 @@ def test_dropout_wrapper_variational_needs_dtype_and_input_size():
         tf.nn.rnn_cell.DropoutWrapper(cell, variational_recurrent=True)
     with pytest.raises(ValueError, match="input_size must be provided"):
         tf.nn.rnn_cell.DropoutWrapper(cell, input_keep_prob=0.5, variational_recurrent=True, dtype=tf.float32)
+
+
+
+def test_lstm_cell_sharded_weights_equal_unsharded():
+    # num_unit_shards / num_proj_shards split kernel and projection/kernel along rows into
+    # kernel/part_i (TF's names); loaded with the same values the cell computes the same outputs.
+    x_np = np.linspace(-1, 1, 2 * 3 * 4, dtype=np.float32).reshape(2, 3, 4)
+    k = np.linspace(-0.3, 0.3, 9 * 20).reshape(9, 20).astype(np.float32)
+    p = np.linspace(-0.5, 0.5, 15).reshape(5, 3).astype(np.float32)
+    results = []
+    for shards in (None, 3):
+        with tf.Graph().as_default():
+            cell = tf.nn.rnn_cell.LSTMCell(5, num_proj=3, num_unit_shards=shards, num_proj_shards=shards)
+            out, _ = tf.nn.dynamic_rnn(cell, tf.constant(x_np), dtype=tf.float32)
+            names = [v.name for v in tf.global_variables()]
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                for var, full in ((cell._kernel, k), (cell._proj_kernel, p)):
+                    start = 0
+                    for part in (var if shards else [var]):
+                        n = part.shape[0].value
+                        part.load(full[start:start + n], sess)
+                        start += n
+                results.append((names, sess.run(out)))
+    assert results[1][0] == ["rnn/lstm_cell/kernel/part_0:0", "rnn/lstm_cell/kernel/part_1:0",
+                             "rnn/lstm_cell/kernel/part_2:0", "rnn/lstm_cell/bias:0",
+                             "rnn/lstm_cell/projection/kernel/part_0:0", "rnn/lstm_cell/projection/kernel/part_1:0",
+                             "rnn/lstm_cell/projection/kernel/part_2:0"]
+    np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-6)

@@ -1,0 +1,17 @@
+import numpy as np
+x = tf.constant(np.linspace(-1, 1, 2*3*4, dtype=np.float32).reshape(2, 3, 4))
+cell = tf.nn.rnn_cell.LSTMCell(5, num_proj=3, num_unit_shards=2, num_proj_shards=3, initializer=tf.constant_initializer(0.05), use_peepholes=True)
+out, st = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+for v in tf.global_variables(): print(v.name, v.shape)
+print(len(tf.trainable_variables()), out.shape, st.c.shape, st.h.shape)
+print([w.name for w in cell.weights])
+print([w.name for w in cell.trainable_variables])
+with tf.Session() as s:
+    s.run(tf.global_variables_initializer())
+    print(np.round(s.run(out), 5))
+    g = tf.gradients(tf.reduce_sum(out), tf.trainable_variables())
+    print([None if x is None else x.shape for x in g])
+    print([np.round(np.sum(x), 4) for x in s.run(g)])
+c2 = tf.nn.rnn_cell.LSTMCell(4, num_unit_shards=4)
+o2 = tf.nn.static_rnn(c2, tf.unstack(x, axis=1), dtype=tf.float32, scope="s")
+print([v.name for v in tf.trainable_variables(scope="s")])
