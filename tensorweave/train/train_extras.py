@@ -93,20 +93,4 @@ class VocabInfo(collections.namedtuple("VocabInfo", ["new_vocab", "new_vocab_siz
                                backup_initializer, axis)
 
 
-class Checkpoint:
-    """tf.train.Checkpoint (object-based checkpoints) is not supported by tensorweave yet: it raises
-    NotImplementedError. Use the name-based tf.train.Saver (save/restore, max_to_keep) instead."""
-
-    def __init__(self, **kwargs):
-        raise NotImplementedError("tf.train.Checkpoint (object-based checkpoints) is not supported by tensorweave "
-                                  "yet; use tf.train.Saver")
-
-
-class CheckpointManager:
-    """tf.train.CheckpointManager is not supported by tensorweave yet (it manages tf.train.Checkpoint
-    objects): it raises NotImplementedError. tf.train.Saver(max_to_keep=...) keeps the last N."""
-
-    def __init__(self, checkpoint, directory, max_to_keep, keep_checkpoint_every_n_hours=None,
-                 checkpoint_name="ckpt", step_counter=None, checkpoint_interval=None, init_fn=None):
-        raise NotImplementedError("tf.train.CheckpointManager is not supported by tensorweave yet; use "
-                                  "tf.train.Saver(max_to_keep=...)")
+from .tracking import Checkpoint, CheckpointManager  # noqa: E402,F401  (object-based checkpoints)
