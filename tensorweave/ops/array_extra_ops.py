@@ -19,7 +19,7 @@ from ..framework.graph import Tensor
 from ..framework.op_util import apply_op, broadcast_shape_fn, unchanged_shape
 from ..framework.tensor_shape import TensorShape, as_shape, inference_merge_error, note_input_value, unknown_shape
 from .array_ops import (
-    _base, _graph, _index_tensor, _partial_dims, _static_int, _to_tensor, concat, expand_dims, gather,
+    _base, _graph, _index_tensor, _static_int, _to_tensor, concat, expand_dims, gather,
     gather_nd, reshape, shape, stack, tile,
 )
 from .array_gather_ops import _check_scatter_nd_shapes
@@ -725,12 +725,73 @@ def get_static_value(tensor, partial=False):
         return tensor
     if not isinstance(tensor, Tensor):
         return None
-    v = constant_value(tensor)
-    if v is None and partial:
-        dims = _partial_dims(tensor) if tensor.shape.ndims == 1 else None
-        if dims is not None:
-            return np.array(dims, dtype=object)
-    return v
+    return tf_constant_value(tensor, partial)
+
+
+def tf_constant_value(tensor, partial=False):
+    """TF's tensor_util.constant_value: the value of `tensor` when its op is one TF evaluates
+    while building (Const, Identity, Shape/Size/Rank of a known shape, Range, Cast, ConcatV2,
+    Pack, Unpack, Fill, Equal, NotEqual), else None -- narrower than tensorweave's own
+    constant folding, so user-visible answers match TF's. With `partial`, a Pack's unknown
+    elements are None in an object array."""
+    op = tensor.op
+    t = op.type
+    if t == "Const":
+        return constant_value(tensor)
+    if t in ("Identity", "StopGradient"):
+        return tf_constant_value(op.inputs[0], partial)
+    if t in ("Shape", "Size", "Rank"):
+        s = op.inputs[0].shape
+        if t == "Rank":
+            return None if s.ndims is None else np.array(s.ndims, np.int32)
+        if not s.is_fully_defined():
+            return None
+        if t == "Size":
+            return np.prod(s.as_list(), dtype=np.int32)
+        return np.array(s.as_list(), dtype=tensor.dtype.as_numpy_dtype)
+    if t == "Range":
+        vals = [tf_constant_value(x) for x in op.inputs]
+        if any(v is None for v in vals):
+            return None
+        return np.arange(*vals, dtype=tensor.dtype.as_numpy_dtype)
+    if t == "Cast":
+        v = tf_constant_value(op.inputs[0])
+        return None if v is None else np.asarray(v).astype(op._get_attr("DstT").as_numpy_dtype)
+    if t == "ConcatV2":
+        axis = tf_constant_value(op.inputs[-1])
+        vals = [tf_constant_value(x) for x in op.inputs[:-1]]
+        if axis is None or any(v is None for v in vals):
+            return None
+        return np.concatenate(vals, axis=int(axis))
+    if t == "Pack":
+        if not op.inputs or op._get_attr("axis") != 0:
+            return None
+        vals = []
+        for x in op.inputs:
+            v = tf_constant_value(x, partial)
+            if v is None and not partial:
+                return None
+            vals.append(v)
+        try:
+            return np.array(vals)
+        except ValueError:
+            return np.array(vals, dtype=object)
+    if t == "Unpack":
+        if op._get_attr("axis") != 0:
+            return None
+        v = tf_constant_value(op.inputs[0], partial)
+        return None if v is None else v[tensor.value_index]
+    if t == "Fill":
+        v = tf_constant_value(op.inputs[1])
+        if not tensor.shape.is_fully_defined() or v is None:
+            return None
+        return np.full(tensor.shape.as_list(), v, dtype=np.asarray(v).dtype)
+    if t in ("Equal", "NotEqual"):
+        a, b = (tf_constant_value(x) for x in op.inputs[:2])
+        if a is None or b is None:
+            return None
+        return np.equal(a, b) if t == "Equal" else np.not_equal(a, b)
+    return None
 
 
 def to_complex64(x, name="ToComplex64"):

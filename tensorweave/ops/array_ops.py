@@ -666,5 +666,7 @@ from .array_misc_ops import (  # noqa: E402,F401
 )
 from .array_extra_ops import *  # noqa: E402,F401,F403
 from .array_extra_ops import __all__ as _extra_all  # noqa: E402
+from .array_space_ops import *  # noqa: E402,F401,F403
+from .array_space_ops import __all__ as _space_all  # noqa: E402
 
-__all__ = __all__ + _extra_all
+__all__ = __all__ + _extra_all + _space_all
