@@ -63,6 +63,8 @@ def _feed_array(value, np_dtype):
     wraps), a Python int that the dtype cannot hold being a TypeError."""
     if type(value) is np.ndarray and value.dtype == np_dtype:
         return value
+    if hasattr(value, "get_raw_handle"):   # a TensorHandle: its handle string, or its stored value
+        value = value.handle if np_dtype is object else value.eval()
     if isinstance(value, int) and np_dtype is not object:
         converted = np_dtype(np.array(value).astype(np_dtype))
         if converted != value:
@@ -74,12 +76,25 @@ def _feed_array(value, np_dtype):
     return np.asarray(value, dtype=np_dtype)
 
 
+class _TensorStore:
+    """The values stored by fetching tf.get_session_handle (kernels/cpu/session_ops.py)."""
+
+    def __init__(self):
+        self.tensors = {}
+        self._ids = itertools.count()
+
+    def new_id(self):
+        return next(self._ids)
+
+
 class _Fetches:
     """Flattens a nested fetch structure into unique graph elements and rebuilds the results."""
 
-    def __init__(self, graph, fetches):
+    def __init__(self, graph, fetches, session=None):
         self.elements = []
         self._index = {}
+        self._session = session
+        self.wraps = False        # some fetched value is wrapped (a TensorHandle)
         self.rebuild = self._build(graph, fetches)
 
     def _add(self, element):
@@ -117,7 +132,14 @@ class _Fetches:
                 tensors, combine = fetch_fn(f)
                 idx = [self._add(self._element(graph, t)) for t in tensors]
                 return lambda vals: combine([vals[i] for i in idx])
-        i = self._add(self._element(graph, f))
+        element = self._element(graph, f)
+        i = self._add(element)
+        if isinstance(element, Tensor) and element._op._type == "GetSessionHandle":
+            # (as TF's fetch mapper does: the stored value's handle comes back as a TensorHandle)
+            from ..ops.session_ops import TensorHandle
+            self.wraps = True
+            dtype, session = element._op._inputs[0].dtype, self._session
+            return lambda vals: TensorHandle(vals[i], dtype, session)
         return lambda vals: vals[i]
 
     @staticmethod
@@ -193,6 +215,7 @@ class BaseSession:
         self._runners = DeviceRunners()
         self._cache = {}
         self._partial_runs = PartialRuns()
+        self._session_tensors = _TensorStore()
         self._step_ids = itertools.count(1)
         self._default_graph_cm = None
         self._default_session_cm = None
@@ -275,7 +298,7 @@ class BaseSession:
 
     def _entry(self, key, fetches, feed_dict):
         graph = self._graph
-        mapper = _Fetches(graph, fetches)
+        mapper = _Fetches(graph, fetches, self)
         feeds = []
         feed_tensors = []
         for k in (feed_dict or ()):
@@ -293,7 +316,7 @@ class BaseSession:
             feeds.append((k, t, np_dtype, shape))
             feed_tensors.append(t)
         plan = self._compile(mapper.elements, feed_tensors)
-        single = isinstance(fetches, (Tensor, Operation, str)) and len(mapper.elements) == 1
+        single = isinstance(fetches, (Tensor, Operation, str)) and len(mapper.elements) == 1 and not mapper.wraps
         entry = _Entry(plan, feeds, mapper.rebuild, single, mapper.elements, feed_tensors)
         if key is not None:
             self._cache[key] = entry
@@ -362,7 +385,7 @@ class BaseSession:
                 raise ValueError(f"Cannot feed value of shape {a.shape} for Tensor {t.name}, which has "
                                  f"shape {t.shape}")
             feeds[t] = a
-        mapper = _Fetches(self._graph, fetches)
+        mapper = _Fetches(self._graph, fetches, self)
         return mapper.rebuild(self._partial_runs.run(self, handle, mapper.elements, feeds))
 
     # -- lifetime ------------------------------------------------------------------------------
@@ -372,6 +395,7 @@ class BaseSession:
             self._closed = True
             self._cache.clear()
             self._partial_runs.clear()
+            self._session_tensors.tensors.clear()
             if getattr(self, "_remote", None) is not None:
                 self._remote.close()
             self._resources.clear()
