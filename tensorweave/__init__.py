@@ -60,6 +60,7 @@ from .ops.control_flow_ops import case, cond, while_loop
 from .ops.tensor_array_ops import TensorArray
 from .ops.functional_ops import foldl, foldr, map_fn, scan
 from .ops.script_ops import numpy_function, py_func, py_function
+from .ops.session_ops import delete_session_tensor, get_session_handle, get_session_tensor  # noqa: E402,F401
 from .ops.template import make_template
 from .ops.custom_gradient import custom_gradient
 from .ops import lookup_ops as lookup  # noqa: E402  (tf.lookup)
