@@ -271,6 +271,16 @@ class Operation:
         return str(self.node_def)
 
 
+def _graph_mismatch(t, inputs, graph, name, op_type):
+    """TF's _get_graph_from_inputs error: the stray input against the first one in `graph`."""
+    first = next((x for x in inputs if isinstance(x, Tensor) and x._op._graph is graph), None)
+    if first is None:
+        return ValueError(f"Tensor {t!r} must be from the same graph as the op {name!r} "
+                          f"({op_type}) being created.")
+    return ValueError(f"{t} must be from the same graph as {first} "
+                      f"(graphs are {t._op._graph!r} and {graph!r}).")
+
+
 class _InputList(tuple):
     """`op.inputs`: a tuple of Tensors (TF1 returns a list-like)."""
 
@@ -384,8 +394,7 @@ class Graph:
             if not isinstance(t, Tensor):
                 raise TypeError(f"Input to op {op_type} must be a Tensor, got {type(t).__name__}")
             if t._op._graph is not self:
-                raise ValueError(f"Tensor {t!r} must be from the same graph as the op {name!r} "
-                                 f"({op_type}) being created.")
+                raise _graph_mismatch(t, inputs, self, name, op_type)
         with self._lock:
             name = self.unique_name(name, mark_as_used=True) if not name.endswith("/") else name[:-1]
             if name in self._ops_by_name:
@@ -806,12 +815,23 @@ def _graph_from_values(values):
     default = get_default_graph()
     if default._building_function:
         return default  # a traced function (func_graph.py) captures values of enclosing graphs
-    if values:
-        for v in values:
-            g = getattr(v, "graph", None)
-            if isinstance(g, Graph):
-                return g
-    return get_default_graph()
+    first = None  # TF's _get_graph_from_inputs: every value must be from one graph
+    for v in values or ():
+        g = getattr(v, "graph", None)
+        if not isinstance(g, Graph):
+            continue
+        if first is None:
+            first = v
+        elif g is not first.graph:
+            raise ValueError(f"{_graph_element(v)} must be from the same graph as {_graph_element(first)} "
+                             f"(graphs are {g!r} and {first.graph!r}).")
+    return first.graph if first is not None else default
+
+
+def _graph_element(v):
+    if not isinstance(v, (Tensor, Operation)) and hasattr(v, "_as_graph_element"):
+        return v._as_graph_element()
+    return v
 
 
 def control_dependencies(control_inputs):
