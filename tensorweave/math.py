@@ -40,3 +40,6 @@ __all__ = __all__ + _special_all + [n for n in _extra_all if n not in ("sort", "
 from .ops.array_misc_ops import invert_permutation  # noqa: E402,F401
 from .ops.misc_ops import angle, erfcinv  # noqa: E402,F401
 __all__ += ["invert_permutation", "angle", "erfcinv"]
+
+from . import math_special as special  # noqa: E402  (tf.math.special)
+__all__ += ["special"]

@@ -12,7 +12,7 @@ from ..framework.constant_op import constant, convert_to_tensor
 from ..framework.graph import Tensor
 from ..framework.graph import name_scope as _name_scope
 from ..framework.indexed_slices import IndexedSlices
-from ..framework.op_util import apply_op, unchanged_shape
+from ..framework.op_util import apply_op, shape_str, unchanged_shape
 from ..framework.tensor_shape import unknown_shape
 from .math_ops import _a, _binary, _bool_binary, _check_bool, _COMPARE, _dense, _reduce_to, _use_name
 
@@ -189,11 +189,13 @@ def _add_n_shape(op):
         if shape.ndims is not None and s.ndims is not None and shape.ndims != s.ndims:
             raise ValueError(f"Shapes must be equal rank, but are {shape.ndims} and {s.ndims}\n\t"
                              "From merging shape 0 with other shapes.")
-        try:
-            shape = shape.merge_with(s)
-        except ValueError:
-            raise ValueError(f"Dimensions must be equal, but are {shape} and {s}\n\t"
-                             "From merging shape 0 with other shapes.") from None
+        if shape.ndims is not None and s.ndims is not None:
+            for d, (a, b) in enumerate(zip(shape.as_list(), s.as_list())):
+                if a is not None and b is not None and a != b:
+                    raise ValueError(f"Dimension {d} in both shapes must be equal, but are {a} and {b}. Shapes "
+                                     f"are {shape_str(shape)} and {shape_str(s)}.\n\t"
+                                     "From merging shape 0 with other shapes.")
+        shape = shape.merge_with(s)
     return [shape]
 
 

@@ -235,8 +235,11 @@ def _cast_value(op, value_of):
     v = value_of(op._inputs[0])
     if v is None or op._attrs["SrcT"].base_dtype is _dtypes.string:
         return None  # string casts fail at run time (UnimplementedError), like TF
+    dst = op._attrs["DstT"].as_numpy_dtype
     with np.errstate(invalid="ignore", over="ignore"):
-        return np.asarray(v).astype(op._attrs["DstT"].as_numpy_dtype)
+        if np.iscomplexobj(v) and not np.issubdtype(dst, np.complexfloating):
+            v = np.real(v)   # TF keeps the real part
+        return np.asarray(v).astype(dst)
 
 
 # -- gradient helpers ----------------------------------------------------------------------------

@@ -274,7 +274,8 @@ def _sum_value(op, value_of):
     if _has_duplicates(axes, x.ndim):
         return None
     ax = tuple(_norm_axes(axes, x.ndim))
-    return np.sum(x, axis=ax, keepdims=op._attrs["keep_dims"], dtype=x.dtype)
+    with np.errstate(invalid="ignore", over="ignore"):   # inf - inf is NaN, silently, as in TF
+        return np.sum(x, axis=ax, keepdims=op._attrs["keep_dims"], dtype=x.dtype)
 
 
 def _has_duplicates(axes, ndims):
@@ -292,7 +293,8 @@ def _prod_value(op, value_of):
     if _has_duplicates(axes, x.ndim):
         return None
     ax = tuple(_norm_axes(axes, x.ndim))
-    return np.prod(x, axis=ax, keepdims=op._attrs["keep_dims"], dtype=x.dtype)
+    with np.errstate(invalid="ignore", over="ignore"):   # inf - inf is NaN, silently, as in TF
+        return np.prod(x, axis=ax, keepdims=op._attrs["keep_dims"], dtype=x.dtype)
 
 
 @registry.register_static_value("Max")

@@ -337,12 +337,44 @@ def test_integer_division_and_mod_semantics():
     assert _run(tf.constant([7], tf.uint8) // tf.constant([2], tf.uint8)).tolist() == [3]
 
 
-@pytest.mark.parametrize("build", [lambda x, y: x // y, lambda x, y: x % y, tf.truncatediv, tf.truncatemod,
+@pytest.mark.parametrize("build", [lambda x, y: x // y, lambda x, y: x % y,
                                    lambda x, y: tf.floor_div(tf.cast(x, tf.int64), tf.cast(y, tf.int64))])
 def test_integer_division_by_zero(build):
     out = build(tf.constant([7, 1]), tf.constant([1, 0]))
     with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero"):
         _run(out)
+
+
+@pytest.mark.parametrize("build", [tf.truncatediv, tf.truncatemod])
+def test_truncated_integer_division_by_zero(build):
+    # TF 2.21: the truncating functors have no error path, so the binary-op kernel's generic
+    # InternalError is what a zero divisor gives (recorded with /tmp/pp_math/m2.py).
+    out = build(tf.constant([7, 1]), tf.constant([1, 0]))
+    with pytest.raises(tf.errors.InternalError, match="only integer div and mod should have errors"):
+        _run(out)
+
+
+def test_float_floormod_keeps_fmod_signed_zero():
+    # TF 2.21: floormod(-0.0, 2.0) is -0.0 (np.mod gives +0.0); the sign fix-up as TF's
+    got = _run(tf.floormod(tf.constant([-7.5, -3.0, -0.0, 7.5, 0.0]), tf.constant([2.0, -2.0, 2.0, -0.0, 0.0])))
+    np.testing.assert_array_equal(got[:2], [0.5, -1.0])
+    assert got[2] == 0 and np.signbit(got[2])
+    assert np.isnan(got[3:]).all()
+
+
+def test_complex_pow_cast_and_euclidean_norm():
+    c = tf.constant([3 + 4j, -1 - 1j, 0j, 1j], tf.complex64)
+    got = _run(tf.pow(c, tf.constant(2 + 0j, tf.complex64)))
+    # TF 2.21 (exp(y log x) in complex64): 1j ** 2 = -1 - 8.7422777e-08j, 0 ** 2 = 0 - 0j
+    assert got[3] == np.complex64(-1 - 8.7422777e-08j) and got[2] == 0 and np.signbit(got[2].imag)
+    np.testing.assert_allclose(got, [-7 + 24j, 2j, 0, -1], atol=1e-6)
+    p = tf.placeholder(tf.complex64)
+    with tf.Session() as s:
+        np.testing.assert_array_equal(s.run(tf.cast(p, tf.float32), {p: [1 + 2j, -3j]}), [1.0, 0.0])
+    assert _run(tf.math.reduce_euclidean_norm(tf.constant([[3, 3], [5, 12]]), 1)).tolist() == [4, 13]
+    assert _run(tf.math.reduce_euclidean_norm(tf.constant([3 + 4j, 1j], tf.complex64))) == np.complex64(
+        np.sqrt(26))
+    assert np.isnan(_run(tf.digamma(tf.constant([0.0, -2.0])))).all()   # TF: poles give NaN
 
 
 def test_float_division_edge_cases():

@@ -221,7 +221,7 @@ def _self_adjoint_eig(op, ctx):
 
     def self_adjoint_eig(a):
         if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-            raise _invalid(f"Input matrix must be square.")
+            raise _invalid("Input matrix must be square.")
         w = _wide(a)
         if compute_v:
             e, v = np.linalg.eigh(w, UPLO="L")

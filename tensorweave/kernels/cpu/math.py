@@ -168,6 +168,13 @@ def _reciprocal_grad(op, ctx):
 # -- division ------------------------------------------------------------------------------------
 
 _DIV0 = "Integer division by zero"
+# TF's TruncateDiv/TruncateMod functors have no error path of their own: a zero divisor ends in
+# the binary-op kernel's generic InternalError.
+_TRUNC0 = "Unexpected error in binary operator (only integer div and mod should have errors)"
+
+
+def _trunc_zero():
+    return errors.InternalError(None, None, _TRUNC0)
 
 
 @register_kernel("RealDiv")
@@ -210,7 +217,14 @@ def _floormod(op, ctx):
                 raise _invalid(_DIV0)
             return np.mod(x, y)
         return floormod_int
-    return np.mod
+
+    def floormod(x, y):
+        # TF: r = fmod(x, y), plus y where r is nonzero and its sign differs from y's. Unlike
+        # np.mod this keeps fmod's signed zero (floormod(-0.0, 2.0) = -0.0).
+        with np.errstate(invalid="ignore"):
+            r = np.fmod(x, y)
+            return np.where((r != 0) & (np.less(y, 0) != np.less(r, 0)), r + y, r)
+    return floormod
 
 
 @register_kernel("TruncateDiv")
@@ -218,7 +232,7 @@ def _truncatediv(op, ctx):
     if _is_int(op):
         def truncatediv_int(x, y):
             if not np.all(y):
-                raise _invalid(_DIV0)
+                raise _trunc_zero()
             q = np.floor_divide(x, y)
             # floor and truncation differ where the signs differ and there is a remainder
             fix = (np.mod(x, y) != 0) & ((np.less(x, 0)) != (np.less(y, 0)))
@@ -235,7 +249,7 @@ def _truncatemod(op, ctx):
     if _is_int(op):
         def truncatemod_int(x, y):
             if not np.all(y):
-                raise _invalid(_DIV0)
+                raise _trunc_zero()
             return np.fmod(x, y)
         return truncatemod_int
     return np.fmod
@@ -249,6 +263,13 @@ def _pow(op, ctx):
                 raise _invalid("Integers to negative integer powers are not allowed")
             return np.power(x, y)
         return pow_int
+    if op._inputs[0]._dtype.base_dtype.is_complex:
+        def pow_complex(x, y):
+            # std::pow of complex numbers is exp(y * log(x)) in the input precision: TF's values
+            # carry its rounding (1j ** 2 = -1 - 8.7e-08j in complex64), and 0 ** y is 0 - 0j
+            with np.errstate(all="ignore"):
+                return np.exp(y * np.log(x))
+        return pow_complex
     return np.power
 
 
@@ -289,6 +310,17 @@ def _cast(op, ctx):
         def cast_bool(x):
             return np.not_equal(x, 0)
         return cast_bool
+
+    if src.base_dtype.is_complex and not np.issubdtype(dst, np.complexfloating):
+        def cast_complex(x):   # TF keeps the real part (NumPy would warn about the imaginary one)
+            with np.errstate(invalid="ignore", over="ignore"):
+                return np.real(np.asarray(x)).astype(dst)
+        return cast_complex
+    if src.base_dtype.is_floating and np.issubdtype(dst, np.integer):
+        def cast_float_int(x):  # NaN/inf/out-of-range convert as x86 does (TF's values), silently
+            with np.errstate(invalid="ignore", over="ignore"):
+                return np.asarray(x).astype(dst)
+        return cast_float_int
 
     def cast(x):
         return np.asarray(x).astype(dst)
@@ -446,6 +478,12 @@ def _sum(axes, keep, dt, xp=np):
                 return xp.sum(x, axis=axes, dtype=dt, keepdims=keep)
         return f16
 
+    if np.issubdtype(dt, np.inexact):
+        def fsum(x):  # inf + -inf is NaN in TF too, without NumPy's warning
+            with np.errstate(invalid="ignore", over="ignore"):
+                return xp.sum(x, axis=axes, dtype=dt, keepdims=keep)
+        return fsum
+
     def f(x):
         return xp.sum(x, axis=axes, dtype=dt, keepdims=keep)
     return f
@@ -453,7 +491,8 @@ def _sum(axes, keep, dt, xp=np):
 
 def _prod(axes, keep, dt, xp=np):
     def f(x):
-        return xp.prod(x, axis=axes, dtype=dt, keepdims=keep)
+        with np.errstate(invalid="ignore", over="ignore"):
+            return xp.prod(x, axis=axes, dtype=dt, keepdims=keep)
     return f
 
 
@@ -472,7 +511,8 @@ def _mean(axes, keep, dt, xp=np):
     def mean(x):
         if np.size(x) == 0:  # NaN like TF, without NumPy's "Mean of empty slice" warning
             return np.true_divide(np.sum(x, axis=axes, dtype=dt, keepdims=keep), dt(0))
-        return xp.mean(x, axis=axes, dtype=dt, keepdims=keep)
+        with np.errstate(invalid="ignore", over="ignore"):
+            return xp.mean(x, axis=axes, dtype=dt, keepdims=keep)
     return mean
 
 
@@ -511,7 +551,11 @@ def _all(axes, keep, dt, xp=np):
 
 def _euclidean(axes, keep, dt, xp=np):
     def f(x):
-        return np.sqrt(np.sum(np.square(x), axis=axes, dtype=dt, keepdims=keep))
+        x = np.asarray(x)
+        with np.errstate(invalid="ignore", over="ignore"):
+            sq = x * np.conj(x) if x.dtype.kind == "c" else np.square(x)
+            # integer norms are truncated back to the integer type, as TF's sqrt functor does
+            return np.asarray(np.sqrt(np.sum(sq, axis=axes, dtype=dt, keepdims=keep))).astype(dt)
     return f
 
 
@@ -626,7 +670,7 @@ def _unsorted_segment_sum(op, ctx):
 def _check_sorted(ids):
     if ids.size and (np.any(np.diff(ids) < 0) or ids[0] < 0):
         raise _invalid("segment ids are not increasing" if ids[0] >= 0 else
-                       f"segment ids must be >= 0")
+                       "segment ids must be >= 0")
 
 
 @register_kernel("SegmentSum")
@@ -683,7 +727,14 @@ def _elementwise(op_type, fn):
 
 
 _elementwise("Lgamma", _special("gammaln", np.vectorize(_pymath.lgamma, otypes=[np.float64])))
-_elementwise("Digamma", _special("digamma"))
+def _digamma(x):
+    # Eigen's digamma has poles at 0 and the negative integers: NaN there (SciPy gives -inf at 0)
+    x = np.asarray(x)
+    out = _special("digamma")(x)
+    return np.where((x <= 0) & (x == np.floor(x)), np.nan, out)
+
+
+_elementwise("Digamma", _digamma)
 _elementwise("Erfc", _special("erfc", np.vectorize(_pymath.erfc, otypes=[np.float64])))
 _elementwise("Erfinv", _special("erfinv"))
 _elementwise("Ndtri", _special("ndtri"))
@@ -800,7 +851,7 @@ def _dense_bincount(op, ctx):
         if size < 0:
             raise _invalid(f"size ({size}) must be non-negative")
         if arr.size and arr.min() < 0:
-            raise _invalid(f"Input arr must be non-negative!")
+            raise _invalid("Input arr must be non-negative!")
         w = np.asarray(weights).reshape(-1)
         keep = arr < size
         if w.size:

@@ -62,3 +62,44 @@ register_kernel("BesselI0")(_bessel("i0", np.i0))
 register_kernel("BesselI0e")(_bessel("i0e"))
 register_kernel("BesselI1")(_bessel("i1"))
 register_kernel("BesselI1e")(_bessel("i1e"))
+
+
+# tf.math.special (ops/math_special_fn_ops.py)
+register_kernel("BesselJ0")(_bessel("j0"))
+register_kernel("BesselJ1")(_bessel("j1"))
+register_kernel("BesselY0")(_bessel("y0"))
+register_kernel("BesselY1")(_bessel("y1"))
+register_kernel("BesselK0")(_bessel("k0"))
+register_kernel("BesselK0e")(_bessel("k0e"))
+register_kernel("BesselK1")(_bessel("k1"))
+register_kernel("BesselK1e")(_bessel("k1e"))
+register_kernel("Dawsn")(_bessel("dawsn"))
+_expi = scipy_special("expi")
+
+
+@register_kernel("Expint")
+def _expint(op, ctx):
+    dt = op.outputs[0].dtype.as_numpy_dtype
+
+    def expint(x):   # TF's Ei is defined for x >= 0 only: NaN below (SciPy continues it)
+        x = np.asarray(x, dtype=np.float64)
+        with np.errstate(all="ignore"):
+            return np.asarray(np.where(x < 0, np.nan, _expi(x)), dtype=dt)
+    return expint
+register_kernel("Spence")(_bessel("spence"))
+
+
+def _fresnel(i):
+    fn = scipy_special("fresnel")
+
+    def factory(op, ctx):
+        dt = op.outputs[0].dtype.as_numpy_dtype
+
+        def fresnel(x):   # scipy's fresnel returns (S, C)
+            return np.asarray(fn(np.asarray(x, dtype=np.float64))[i], dtype=dt)
+        return fresnel
+    return factory
+
+
+register_kernel("FresnelSin")(_fresnel(0))
+register_kernel("FresnelCos")(_fresnel(1))
