@@ -14,6 +14,9 @@ class MaxNorm(Constraint):
         self.max_value = max_value
         self.axis = axis
 
+    def get_config(self):
+        return {"max_value": self.max_value, "axis": self.axis}
+
     def __call__(self, w):
         from . import backend as K
         norms = K.sqrt(K.sum(K.square(w), axis=self.axis, keepdims=True))
@@ -31,6 +34,9 @@ class UnitNorm(Constraint):
     def __init__(self, axis=0):
         self.axis = axis
 
+    def get_config(self):
+        return {"axis": self.axis}
+
     def __call__(self, w):
         from . import backend as K
         return w / (K.epsilon() + K.sqrt(K.sum(K.square(w), axis=self.axis, keepdims=True)))
@@ -41,9 +47,29 @@ non_neg = NonNeg
 unit_norm = UnitNorm
 
 
+_CLASSES = {"MaxNorm": MaxNorm, "NonNeg": NonNeg, "UnitNorm": UnitNorm}
+
+
+def serialize(constraint):
+    """{"class_name", "config"} as TF's keras."""
+    if constraint is None:
+        return None
+    return {"class_name": type(constraint).__name__, "config": constraint.get_config()}
+
+
+def deserialize(config, custom_objects=None):
+    """A constraint from `serialize`'s dict."""
+    cls = (custom_objects or {}).get(config["class_name"]) or _CLASSES.get(config["class_name"])
+    if cls is None:
+        raise ValueError(f"Unknown constraint: '{config['class_name']}'")
+    return cls(**config.get("config", {}))
+
+
 def get(identifier):
     if identifier is None:
         return None
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
     if isinstance(identifier, str):
         table = {"max_norm": MaxNorm, "non_neg": NonNeg, "unit_norm": UnitNorm}
         if identifier not in table:

@@ -380,15 +380,15 @@ class Layer(_base.Layer):
         return self._inbound_nodes[node_index].outputs
 
     def get_config(self):
-        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype or K.floatx()}
-        if self._batch_input_shape is not None:
-            config["batch_input_shape"] = self._batch_input_shape
-        return config
+        """The layer's constructor arguments as TF's keras writes them (see layer_configs)."""
+        from .layer_configs import layer_config
+        return layer_config(self)
 
     @classmethod
     def from_config(cls, config):
-        config = dict(config)
-        return cls(**config)
+        """A new layer from `get_config()`'s dict (nested objects deserialized)."""
+        from .saving import deserialize_arguments
+        return cls(**deserialize_arguments(config))
 
 
 class _null:
@@ -410,7 +410,8 @@ class InputLayer(Layer):
     """The layer behind `tf.keras.Input`: a placeholder of shape (batch_size,) + input_shape."""
 
     def __init__(self, input_shape=None, batch_size=None, dtype=None, input_tensor=None,
-                 sparse=False, name=None, ragged=False, batch_input_shape=None, **kwargs):
+                 sparse=False, name=None, ragged=False, batch_input_shape=None, optional=False,
+                 **kwargs):
         if sparse or ragged:
             raise NotImplementedError("sparse and ragged keras inputs are not supported")
         if name is None:
@@ -436,7 +437,7 @@ class InputLayer(Layer):
 
     def get_config(self):
         return {"batch_input_shape": self._batch_input_shape, "dtype": self.dtype,
-                "sparse": False, "ragged": False, "name": self.name}
+                "sparse": False, "ragged": False, "name": self.name, "optional": False}
 
 
 def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=False, tensor=None,

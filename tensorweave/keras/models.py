@@ -226,7 +226,21 @@ class Model(TrainingMixin, Layer):
         print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn)
 
     def get_config(self):
-        raise NotImplementedError("Model.get_config / to_json are not supported by tensorweave yet")
+        """TF's config of a functional model: its layers with their inbound nodes, and the
+        input/output layers (a subclassed model raises NotImplementedError, as TF's)."""
+        from .saving import model_config
+        return model_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A new functional model (new layers and weights) from `get_config()`'s dict."""
+        from .saving import functional_from_config
+        return functional_from_config(cls, config, custom_objects)
+
+    def to_json(self, **kwargs):
+        """The model's architecture as a JSON string (`json.dumps` keyword arguments pass)."""
+        from .saving import to_json
+        return to_json(self, **kwargs)
 
     def save(self, *args, **kwargs):
         raise NotImplementedError("Model.save is not supported by tensorweave yet; use "
@@ -367,10 +381,30 @@ class Sequential(Model):
     def _first_layer_name(self):
         return self._seq_layers[0].name if self._seq_layers else self.name
 
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A new Sequential (new layers and weights) from `get_config()`'s dict."""
+        from .saving import sequential_from_config
+        return sequential_from_config(cls, config, custom_objects)
+
 
 def load_model(filepath, custom_objects=None, compile=True, options=None):  # noqa: A002
     raise NotImplementedError("tf.keras.models.load_model is not supported by tensorweave yet")
 
 
 def clone_model(model, input_tensors=None, clone_function=None):
-    raise NotImplementedError("tf.keras.models.clone_model is not supported by tensorweave yet")
+    """A model of the same architecture with new layers and newly initialized weights."""
+    from .saving import clone_model as _clone
+    return _clone(model, input_tensors=input_tensors, clone_function=clone_function)
+
+
+def model_from_json(json_string, custom_objects=None):
+    """A new model from `Model.to_json()`'s string."""
+    from .saving import model_from_json as _load
+    return _load(json_string, custom_objects)
+
+
+def model_from_config(config, custom_objects=None):
+    """A new model from {"class_name", "config"}."""
+    from .saving import model_from_config as _load
+    return _load(config, custom_objects)

@@ -1,6 +1,8 @@
 """`tf.keras.regularizers`: L1, L2 and L1L2 penalties (l1 * sum(|w|) + l2 * sum(w^2)), as
 TF's keras builds them."""
 
+import numpy as np
+
 
 class Regularizer:
     def __call__(self, x):
@@ -12,8 +14,9 @@ class Regularizer:
 
 class L1L2(Regularizer):
     def __init__(self, l1=0.0, l2=0.0):
-        self.l1 = float(l1)
-        self.l2 = float(l2)
+        # TF casts the factors to floatx: get_config shows float32 values (0.01 -> 0.0099999997).
+        self.l1 = float(np.float32(l1))
+        self.l2 = float(np.float32(l2))
 
     def __call__(self, x):
         from ..ops import math_ops
@@ -59,9 +62,31 @@ def l1_l2(l1=0.01, l2=0.01):  # noqa: E741
     return L1L2(l1=l1, l2=l2)
 
 
+_CLASSES = {"L1": L1, "L2": L2, "L1L2": L1L2, "l1": L1, "l2": L2, "l1_l2": L1L2}
+
+
+def serialize(regularizer):
+    """{"class_name", "config"} as TF's keras."""
+    if regularizer is None:
+        return None
+    return {"class_name": type(regularizer).__name__, "config": regularizer.get_config()}
+
+
+def deserialize(config, custom_objects=None):
+    """A regularizer from `serialize`'s dict."""
+    cls = (custom_objects or {}).get(config["class_name"]) or _CLASSES.get(config["class_name"])
+    if cls is None:
+        raise ValueError(f"Unknown regularizer: '{config['class_name']}'. Please ensure you are "
+                         "using a `keras.utils.custom_object_scope` and that this object is "
+                         "included in the scope.")
+    return cls(**config.get("config", {}))
+
+
 def get(identifier):
     if identifier is None:
         return None
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
     if isinstance(identifier, str):
         table = {"l1": L1, "l2": L2, "l1_l2": L1L2}
         if identifier not in table:

@@ -8,6 +8,7 @@ from .normalization import BatchNormalization  # noqa: F401
 from .embeddings import Embedding  # noqa: F401
 from .merge import *  # noqa: F401,F403
 from .recurrent import *  # noqa: F401,F403
+from ..saving import deserialize, serialize  # noqa: F401
 
 
 def __getattr__(name):

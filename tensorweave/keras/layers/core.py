@@ -32,12 +32,6 @@ class Dense(Layer, _core.Dense):
                              bias_constraint=constraints.get(bias_constraint), **kwargs)
         self._keras_init(**kk)
 
-    def get_config(self):
-        config = Layer.get_config(self)
-        config.update(units=self.units, activation=activations.serialize(self.activation),
-                      use_bias=self.use_bias)
-        return config
-
 
 class Activation(Layer):
     """Applies an activation function (a name such as "relu", or a callable)."""
@@ -147,11 +141,6 @@ class Reshape(Layer):
         out.set_shape(self.compute_output_shape(inputs.shape))
         return out
 
-    def get_config(self):
-        config = super().get_config()
-        config["target_shape"] = self.target_shape
-        return config
-
 
 class Permute(Layer):
     """Permutes the non-batch axes: dims is 1-based, e.g. (2, 1)."""
@@ -241,7 +230,3 @@ class Masking(Layer):
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)
 
-    def get_config(self):
-        config = super().get_config()
-        config["mask_value"] = self.mask_value
-        return config

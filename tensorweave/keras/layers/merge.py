@@ -80,11 +80,6 @@ class Concatenate(_Merge):
         from .. import backend as K
         return K.concatenate(inputs, axis=self.axis)
 
-    def get_config(self):
-        config = super().get_config()
-        config["axis"] = self.axis
-        return config
-
 
 class Dot(_Merge):
     def __init__(self, axes, normalize=False, **kwargs):

@@ -162,16 +162,6 @@ class RNN(Layer):
     def reset_states(self, states=None):
         raise AttributeError("Layer must be stateful.")
 
-    def get_config(self):
-        config = super().get_config()
-        config.update(return_sequences=self.return_sequences, return_state=self.return_state,
-                      go_backwards=self.go_backwards, stateful=self.stateful, unroll=self.unroll,
-                      time_major=self.time_major)
-        if type(self) is RNN:
-            config["cell"] = {"class_name": type(self.cell).__name__,
-                              "config": self.cell.get_config()}
-        return config
-
 
 _CELL_ARGS = ("activation", "recurrent_activation", "use_bias", "kernel_initializer",
               "recurrent_initializer", "bias_initializer", "kernel_regularizer",
@@ -200,14 +190,6 @@ class _CellRNN(RNN):
             if cell is not None and hasattr(cell, name):
                 return getattr(cell, name)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-
-    def get_config(self):
-        config = super().get_config()
-        cell_config = self.cell.get_config()
-        for k in ("name", "trainable", "dtype"):
-            cell_config.pop(k, None)
-        config.update(cell_config)
-        return config
 
 
 class SimpleRNN(_CellRNN):

@@ -130,16 +130,6 @@ class _Cell(Layer):
         out = [a.zeros(a.stack([batch_size, s]), dtype=dtype or K.floatx()) for s in sizes]
         return out if isinstance(self.state_size, (list, tuple)) else out[0]
 
-    def get_config(self):
-        config = super().get_config()
-        config.pop("batch_input_shape", None)
-        config.update(units=self.units, activation=activations.serialize(self.activation),
-                      use_bias=self.use_bias, dropout=self.dropout,
-                      recurrent_dropout=self.recurrent_dropout)
-        if self._gates > 1:
-            config["recurrent_activation"] = activations.serialize(self.recurrent_activation)
-        return config
-
 
 def _mm(x, w):
     return _ops()[1].matmul(x, w)
@@ -216,11 +206,6 @@ class LSTMCell(_Cell):
         h = o * self.activation(c)
         return h, [h, c]
 
-    def get_config(self):
-        config = super().get_config()
-        config["unit_forget_bias"] = self.unit_forget_bias
-        return config
-
 
 class GRUCell(_Cell):
     """One GRU step (gates z, r, h); `reset_after` applies the reset gate after the recurrent
@@ -272,11 +257,6 @@ class GRUCell(_Cell):
         h = z * h_prev + (1 - z) * hh
         return h, ([h] if nested else h)
 
-    def get_config(self):
-        config = super().get_config()
-        config["reset_after"] = self.reset_after
-        return config
-
 
 class StackedRNNCells(Layer):
     """Several cells run one after the other at each step (what `RNN([cell1, cell2])` makes);
@@ -311,6 +291,9 @@ class StackedRNNCells(Layer):
         dims = TensorShape(input_shape).as_list()
         for cell in self.cells:
             if not cell.built:
+                if cell._dtype is None:   # as a called cell: its config's dtype is set
+                    from ...framework import dtypes
+                    cell._dtype = dtypes.as_dtype(K.floatx())
                 with name_scope(cell.name):
                     cell._in_call = True
                     try:
