@@ -65,7 +65,11 @@ def _attr_summary(attrs):
             parts.append(f"{k}={'true' if v else 'false'}")
         elif isinstance(v, str):  # TF quotes (and C-escapes) string attrs: align="RIGHT_LEFT"
             parts.append(f'{k}="{v}"')
-        elif isinstance(v, (int, float)):
+        elif isinstance(v, float):  # TF's FloatToBuffer: %.6g, or %.9g when that loses the float32
+            short = format(v, ".6g")
+            import numpy as np
+            parts.append(f"{k}={short if np.float32(short) == np.float32(v) else format(v, '.9g')}")
+        elif isinstance(v, int):
             parts.append(f"{k}={v}")
         elif isinstance(v, TensorShape):
             parts.append(f"{k}={_shape_summary(v) if v.ndims is not None else '<unknown>'}")
