@@ -21,3 +21,7 @@ __all__ = ["Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "DNNClassifier
            "FeedFnHook", "FinalOpsHook", "GlobalStepWaiterHook", "LoggingTensorHook", "NanLossDuringTrainingError",
            "NanTensorHook", "SecondOrStepTimer", "StepCounterHook", "StopAtStepHook", "SummarySaverHook",
            "SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues"]
+
+from ..train.warm_starting_util import WarmStartSettings  # noqa: E402,F401  (tf.estimator.WarmStartSettings)
+from ..train.train_extras import VocabInfo  # noqa: E402,F401  (tf.estimator.VocabInfo, as TF re-exports it)
+__all__ += ["WarmStartSettings", "VocabInfo"]
