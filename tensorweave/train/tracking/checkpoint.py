@@ -193,24 +193,20 @@ class InitializationOnlyStatus(_LoadStatus):
 class NameBasedSaverStatus(_LoadStatus):
     """Restores a name-based (tf.train.Saver) checkpoint: each variable by its own name."""
 
-    def __init__(self, checkpoint, save_path, names):
+    def __init__(self, checkpoint, save_path):
         logging.warning("Restoring a name-based tf.train.Saver checkpoint using the object-based restore API. "
                         "This mode uses global names to match variables, and so is somewhat fragile.")
         self._checkpoint = checkpoint
         self._save_path = save_path
-        self._names = set(names)
         self._optionally_restored = []
-        self._unused = []
         self._ran = False
 
     def add_to_optionally_restored(self, var):
         self._optionally_restored.append(var)
 
     def assert_consumed(self):
-        unused = [v for v in self._unused if all(v is not x for x in self._optionally_restored)]
-        if unused:
-            text = "".join(f"\n    {v}: ['{_gv.VARIABLE_VALUE}']" for v in unused)
-            raise AssertionError(f"Some objects had attributes which were not restored: {text}")
+        """Raises AssertionError until `run_restore_ops` has run (a name-based checkpoint says
+        nothing about objects, so there is nothing else to check). Returns self."""
         if not self._ran:
             raise AssertionError(f"Object not restored: {self._checkpoint}")
         return self
@@ -222,20 +218,15 @@ class NameBasedSaverStatus(_LoadStatus):
         return self.assert_consumed()
 
     def run_restore_ops(self, session=None):
-        """Restores every variable of the object graph found by name in the checkpoint."""
+        """Restores every variable of the object graph (save_counter included) by its name with a
+        tf.train.Saver, as TF does: a variable missing from the checkpoint is a NotFoundError."""
         from ..saver import Saver
         session = _session(session)
-        var_list, self._unused = {}, []
-        for v in _variables_in(_gv.ObjectGraph(self._checkpoint)):
-            if v.op.name in self._names:
-                var_list[v.op.name] = v
-            else:
-                self._unused.append(v)
+        var_list = {v.op.name: v for v in _variables_in(_gv.ObjectGraph(self._checkpoint))}
+        with get_default_graph().device("/cpu:0"):
+            saver = Saver(var_list)
+        saver.restore(session, self._save_path)
         self._ran = True
-        if var_list:
-            with get_default_graph().device("/cpu:0"):
-                saver = Saver(var_list)
-            saver.restore(session, self._save_path)
 
     def initialize_or_restore(self, session=None):
         self.run_restore_ops(session)
@@ -338,7 +329,7 @@ class Checkpoint:
                                                    f"any matching files for {save_path}") from None
         self._maybe_create_save_counter()
         if not reader.has_tensor(_gv.OBJECT_GRAPH_KEY):
-            status = NameBasedSaverStatus(self, save_path, reader.get_variable_to_shape_map())
+            status = NameBasedSaverStatus(self, save_path)
             status.add_to_optionally_restored(self._self_save_counter)
             return status
         nodes = _gv.parse(reader.get_tensor(_gv.OBJECT_GRAPH_KEY))
