@@ -305,7 +305,7 @@ class BaseSession:
             try:
                 t = graph.as_graph_element(k, allow_tensor=True, allow_operation=False)
             except Exception as e:
-                raise TypeError(f"Cannot interpret feed_dict key as Tensor: {e}") from None
+                raise TypeError(f"Cannot interpret feed_dict key as Tensor: {_first_arg(e)}") from None
             if not isinstance(t, Tensor):
                 raise TypeError(f"Cannot interpret feed_dict key as Tensor: {k!r}")
             if t in feed_tensors:
@@ -379,7 +379,7 @@ class BaseSession:
             try:
                 t = self._graph.as_graph_element(k, allow_tensor=True, allow_operation=False)
             except Exception as e:  # noqa: BLE001 - re-raised as TF words it
-                raise TypeError(f"Cannot interpret feed_dict key as Tensor: {e}") from None
+                raise TypeError(f"Cannot interpret feed_dict key as Tensor: {_first_arg(e)}") from None
             a = _feed_array(v, object if t.dtype.base_dtype.name == "string" else t.dtype.base_dtype.as_numpy_dtype)
             if not t.shape.is_compatible_with(a.shape):
                 raise ValueError(f"Cannot feed value of shape {a.shape} for Tensor {t.name}, which has "
@@ -470,3 +470,8 @@ class InteractiveSession(BaseSession):
                 except Exception:  # noqa: BLE001
                     pass
         super().close()
+
+
+def _first_arg(e):
+    """TF words the feed-key error with `e.args[0]` (str(KeyError) would add quotes)."""
+    return e.args[0] if e.args else str(e)
