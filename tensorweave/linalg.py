@@ -18,10 +18,10 @@ from .ops.nn_ops import l2_normalize  # noqa: F401
 from .ops.linalg_extra_ops import (cholesky_solve, eigh, eigvalsh, expm, logdet, lstsq, matvec,  # noqa: F401
                                    pinv, tridiagonal_solve)
 from .ops.array_extra_ops import cross  # noqa: F401
-from .ops.linalg_more_ops import sqrtm  # noqa: F401
+from .ops.linalg_more_ops import logm, matrix_rank, normalize, sqrtm  # noqa: F401
 
 __all__ = ["adjoint", "band_part", "cholesky", "det", "diag", "diag_part", "einsum", "eye", "inv", "matmul",
            "matrix_transpose", "norm", "qr", "set_diag", "slogdet", "solve", "svd", "tensordot", "trace",
            "triangular_solve", "tensor_diag", "tensor_diag_part", "transpose", "global_norm", "l2_normalize",
            "cholesky_solve", "eigh", "eigvalsh", "expm", "logdet", "lstsq", "matvec", "pinv", "tridiagonal_solve",
-           "cross", "sqrtm"]
+           "cross", "sqrtm", "logm", "matrix_rank", "normalize"]

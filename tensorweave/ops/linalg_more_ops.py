@@ -1,4 +1,4 @@
-"""Still more of tf.linalg: sqrtm (tf.matrix_square_root).
+"""Still more of tf.linalg: sqrtm (tf.matrix_square_root), logm, matrix_rank, normalize.
 
 Op types and names follow TensorFlow 2.x's compat.v1 (recorded under TensorFlow 2.21): sqrtm is
 one MatrixSquareRoot op; its gradient is TF's composite, which solves the Sylvester equation
@@ -6,6 +6,9 @@ R dR + dR R = dA for each matrix through its Kronecker form (I (x) R^T + R (x) I
 with MatrixSolve ("gradients/MatrixSquareRoot_grad/matrix_transpose_2/transpose").
 """
 
+import numpy as np
+
+from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import convert_to_tensor
 from ..framework.graph import name_scope as _name_scope
@@ -13,7 +16,7 @@ from ..framework.op_util import apply_op
 from . import array_ops, math_ops
 from .linalg_ops import _check_type, _square_shape, eye, matrix_solve, matrix_transpose
 
-__all__ = ["matrix_square_root"]
+__all__ = ["matrix_square_root"]   # (the tf.* names; tf.linalg adds sqrtm, logm, matrix_rank, normalize)
 
 
 registry.register_op("MatrixSquareRoot", shape_fn=_square_shape)
@@ -73,3 +76,50 @@ def matrix_square_root(input, name=None):  # noqa: A002
 
 
 sqrtm = matrix_square_root
+
+
+# -- logm, matrix_rank, normalize ------------------------------------------------------------
+
+registry.register_op("MatrixLogarithm", shape_fn=_square_shape)   # no gradient, as in TF
+
+
+def logm(input, name=None):  # noqa: A002
+    """The principal matrix logarithm of each innermost square complex matrix (complex64 or
+    complex128 only, as in TF)."""
+    with _name_scope(name, "MatrixLogarithm", [input]) as scope:
+        x = convert_to_tensor(input, name="input")
+        dt = x.dtype.base_dtype
+        if dt.name not in ("complex64", "complex128"):
+            raise TypeError(f"Value passed to parameter 'input' has DataType {dt.name} not in list of allowed "
+                            f"values: complex64, complex128")
+        return apply_op("MatrixLogarithm", [x], [dt], scope, attrs={"T": dt})
+
+
+def matrix_rank(a, tol=None, validate_args=False, name=None):
+    """The number of singular values of each innermost matrix above `tol` (default:
+    eps * max(rows, cols) * the largest singular value)."""
+    from .linalg_ops import svd
+    with _name_scope(name or "matrix_rank", None, [a, tol]):
+        a = convert_to_tensor(a, preferred_dtype=_dtypes.float32, name="a")
+        if a.shape.ndims is not None and a.shape.ndims < 2:
+            raise ValueError(f"Input `a` must have at least 2 dimensions (saw: {a.shape.ndims}).")
+        s = svd(a, compute_uv=False)
+        if tol is None:
+            dims = a.shape.as_list()[-2:] if a.shape.ndims is not None else [None]
+            if None not in dims:
+                m = np.max(dims)
+            else:
+                m = math_ops.reduce_max(array_ops.shape(a)[-2:])
+            eps = np.finfo(a.dtype.as_numpy_dtype).eps
+            tol = eps * math_ops.cast(m, a.dtype) * math_ops.reduce_max(s, axis=-1, keepdims=True)
+        return math_ops.reduce_sum(math_ops.cast(s > tol, _dtypes.int32), axis=-1)
+
+
+def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002
+    """(tensor / norm, norm) with the norm taken over `axis` with keepdims=True (see tf.norm)."""
+    from .linalg_ops import norm
+    with _name_scope(name, "normalize", [tensor]):
+        tensor = convert_to_tensor(tensor)
+        n = norm(tensor, ord, axis, keepdims=True)
+        n = math_ops.cast(n, tensor.dtype)
+        return tensor / n, n

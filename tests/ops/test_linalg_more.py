@@ -68,3 +68,34 @@ def test_sqrtm_gradient():
     m = rng.standard_normal((2, 3, 3))
     check_gradients(tf.linalg.sqrtm, [m @ np.swapaxes(m, -1, -2) + 3 * np.eye(3)])
     check_gradients(tf.linalg.sqrtm, [m + 4 * np.eye(3)])
+
+
+def test_logm_matrix_rank_normalize_recorded_from_tf():
+    a = tf.constant([[1.0, 2.0], [2.0, 4.0]])
+    r = tf.linalg.matrix_rank(a)
+    n, nn = tf.linalg.normalize(tf.constant([[3.0, 4.0], [1.0, 0.0]]), ord=1, axis=0)
+    lg = tf.linalg.logm(tf.constant([[1.0 + 0j, 0.0], [0.0, 2.0]], tf.complex64))
+    assert (r.name, n.name, lg.name, lg.op.type) == ("matrix_rank/Sum:0", "normalize/truediv:0", "MatrixLogarithm:0",
+                                                     "MatrixLogarithm")
+    assert tf.linalg.normalize(tf.constant([3.0, 4.0]))[1].name == "normalize_1/norm/Sqrt:0"
+    with tf.Session() as s:
+        assert s.run(r) == 1
+        assert s.run(tf.linalg.matrix_rank(tf.constant([[1.0, 2.0], [2.0, 4.01]]), tol=0.1)) == 1
+        assert s.run(tf.linalg.matrix_rank(tf.eye(3, batch_shape=[2]))).tolist() == [3, 3]
+        got_n, got_nn = s.run([n, nn])
+        np.testing.assert_allclose(got_n, [[0.75, 1.0], [0.25, 0.0]])
+        np.testing.assert_allclose(got_nn, [[4.0, 4.0]])
+        np.testing.assert_allclose(s.run(lg), [[0, 0], [0, np.log(2.0)]], atol=1e-6)
+    with pytest.raises(TypeError, match="DataType float32 not in list of allowed values: complex64, complex128"):
+        tf.linalg.logm(tf.constant([[1.0, 0.0], [0.0, 2.0]]))
+    with pytest.raises(LookupError):
+        tf.gradients(tf.abs(lg), lg.op.inputs[0])
+
+
+def test_singular_determinant_has_tfs_signed_zero():
+    # TF 2.21: det and slogdet's sign of [[1, 2], [2, 4]] are -0.0 (one row swap, a zero pivot)
+    sing = tf.constant([[1.0, 2.0], [2.0, 4.0]])
+    with tf.Session() as s:
+        d, (sign, logdet) = s.run([tf.linalg.det(sing), list(tf.linalg.slogdet(sing))])
+        assert d == 0 and np.signbit(d) and sign == 0 and np.signbit(sign) and logdet == -np.inf
+        assert s.run(tf.linalg.det(tf.constant([[4.0, 2.0], [1.0, 3.0]]))) == 10.0

@@ -2,6 +2,8 @@
 dimensions). np.linalg has no float16: such inputs are computed in float32 and cast back.
 """
 
+import warnings
+
 import numpy as np
 
 from ...framework import errors
@@ -34,17 +36,41 @@ def _matrix_inverse(op, ctx):
     return matrix_inverse
 
 
+def _slogdet(a):
+    """np.linalg.slogdet, with TF's sign for singular matrices: the LU permutation's sign times
+    the signs of U's diagonal, so a zero pivot after an odd permutation gives -0.0."""
+    sign, logdet = np.linalg.slogdet(a)
+    sign = np.asarray(sign)
+    if np.iscomplexobj(sign) or not np.any(sign == 0):
+        return sign, logdet
+    import scipy.linalg
+    flat_a = a.reshape((-1,) + a.shape[-2:])
+    flat_s = sign.reshape(-1).copy()
+    for i in np.nonzero(flat_s == 0)[0]:
+        with warnings.catch_warnings():   # "Diagonal number 2 is exactly zero": expected here
+            warnings.simplefilter("ignore")
+            lu, piv = scipy.linalg.lu_factor(flat_a[i], check_finite=False)
+        perm = -1.0 if np.count_nonzero(piv != np.arange(len(piv))) % 2 else 1.0
+        flat_s[i] = perm * np.prod(np.sign(np.diag(lu)))
+    return flat_s.reshape(sign.shape), logdet
+
+
 @register_kernel("MatrixDeterminant")
 def _matrix_determinant(op, ctx):
     def matrix_determinant(a):
-        return np.asarray(np.linalg.det(_wide(a))).astype(a.dtype, copy=False)
+        w = _wide(a)
+        det = np.asarray(np.linalg.det(w))
+        if w.shape[-1] and not np.iscomplexobj(w) and np.any(det == 0):
+            det = np.where(det == 0, _slogdet(w)[0], det)   # a singular matrix's zero has TF's sign
+        return det.astype(a.dtype, copy=False)
     return matrix_determinant
 
 
 @register_kernel("LogMatrixDeterminant")
 def _log_matrix_determinant(op, ctx):
     def log_matrix_determinant(a):
-        sign, logdet = np.linalg.slogdet(_wide(a))
+        w = _wide(a)
+        sign, logdet = _slogdet(w) if w.shape[-1] else np.linalg.slogdet(w)
         return np.asarray(sign).astype(a.dtype, copy=False), np.asarray(logdet).astype(a.dtype, copy=False)
     return log_matrix_determinant
 
@@ -381,3 +407,17 @@ def _matrix_square_root(op, ctx):
         out = np.stack([_matrix_sqrt(m) for m in flat]) if flat.shape[0] else flat.copy()
         return out.reshape(w.shape).astype(a.dtype, copy=False)
     return matrix_square_root
+
+
+@register_kernel("MatrixLogarithm")
+def _matrix_logarithm(op, ctx):
+    def matrix_logarithm(a):
+        import scipy.linalg
+        a = np.asarray(a)
+        if a.shape[-1] == 0:
+            return a.copy()
+        flat = a.reshape((-1,) + a.shape[-2:])
+        with np.errstate(all="ignore"):
+            out = [scipy.linalg.logm(m.astype(np.complex128)) for m in flat]
+        return np.asarray(out, dtype=a.dtype).reshape(a.shape) if out else a.copy()
+    return matrix_logarithm
