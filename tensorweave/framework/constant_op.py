@@ -28,7 +28,7 @@ def _const_value(op, value_of):
 
 
 def _describe(v):
-    return f"{v!r} of type '{type(v).__name__}'"
+    return f"{v} of type '{type(v).__name__}'"
 
 
 def _check_compatible(values, dtype):
@@ -54,50 +54,43 @@ def _check_compatible(values, dtype):
         raise TypeError(f"Expected {dtype.base_dtype.name}, but got {_describe(v)}.")
 
 
-def _infer_python(values):
-    """The dtype TF gives to a (nested) Python value: ints -> int32 (int64 if too large),
-    floats -> float32, bools -> bool, strings -> string."""
-    kinds = set()
+def _failed_conversion(values):
+    return TypeError(f"Failed to convert elements of {values} to Tensor. Consider casting elements to a "
+                     "supported type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for supported "
+                     "TF dtypes.")
 
-    def walk(v):
-        if isinstance(v, (list, tuple)):
-            for x in v:
-                walk(x)
-        elif isinstance(v, (bool, np.bool_)):
-            kinds.add("b")
-        elif isinstance(v, (numbers.Integral, np.integer)):
-            kinds.add("i")
-        elif isinstance(v, (float, np.floating)):
-            kinds.add("f")
-        elif isinstance(v, (complex, np.complexfloating)):
-            kinds.add("c")
-        elif isinstance(v, (str, bytes)):
-            kinds.add("s")
-        elif isinstance(v, np.ndarray):
-            kinds.add(v.dtype.kind if v.dtype.kind != "u" else "i")
-        elif v is None:
-            raise ValueError("None values not supported.")
-        else:
-            raise TypeError(f"Failed to convert elements of {values!r} to Tensor. Consider casting "
-                            f"elements to a supported type.")
-    walk(values)
-    if "s" in kinds or "S" in kinds or "U" in kinds:
-        return _dtypes.string
-    if "c" in kinds:
-        return _dtypes.complex128
-    if "f" in kinds:
+
+def _leaves(values):
+    if isinstance(values, (list, tuple)):
+        for v in values:
+            yield from _leaves(v)
+    else:
+        yield values
+
+
+def _infer_python(values):
+    """The dtype TF gives to a (nested) Python value: NumPy's inference (TF builds the array
+    with np.array), then float64 -> float32 and int64 -> int32 when no value changes -- so
+    [True, 1] is int32, [2**31] int64, [2**63] uint64 and [1, 2**63] float32, as in TF."""
+    if values is None:
+        raise ValueError("None values not supported.")
+    try:
+        arr = np.array(values)
+    except ValueError as e:  # a ragged list: NumPy's message, as TF raises it
+        raise ValueError(str(e)) from None
+    kind = arr.dtype.kind
+    if kind in "US":
+        if all(isinstance(v, (str, bytes, np.str_, np.bytes_)) for v in _leaves(values)):
+            return _dtypes.string
+        raise _failed_conversion(values)
+    if kind not in "biufc":
+        raise _failed_conversion(values)
+    if arr.dtype == np.float64:
         return _dtypes.float32
-    if "i" in kinds:
-        arr = np.array(values, dtype=object) if not isinstance(values, np.ndarray) else values
-        flat = np.asarray(arr, dtype=object).ravel() if arr.dtype == object else arr.ravel()
-        if any(isinstance(x, (list, tuple)) for x in flat):
-            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
-        if flat.size and any(not (-2 ** 31 <= int(x) < 2 ** 31) for x in flat):
-            return _dtypes.int64
-        return _dtypes.int32
-    if "b" in kinds:
-        return _dtypes.bool
-    return _dtypes.float32  # empty list
+    if arr.dtype == np.int64:
+        fits = not arr.size or (-2 ** 31 <= arr.min() and arr.max() < 2 ** 31)
+        return _dtypes.int32 if fits else _dtypes.int64
+    return _dtypes.as_dtype(arr.dtype)
 
 
 def _as_bytes_array(value):
@@ -141,13 +134,18 @@ def to_numpy(value, dtype=None):
     if dtype is _dtypes.string:
         return _as_bytes_array(value), dtype
     try:
-        arr = np.array(value, dtype=dtype.as_numpy_dtype)
+        with np.errstate(over="ignore"):  # 1e40 -> float32 is inf, silently, as in TF
+            arr = np.array(value, dtype=dtype.as_numpy_dtype)
     except OverflowError:
         if not dtype.is_integer:
             raise TypeError(f"Can not convert {value!r} to {dtype.name}: value out of range") from None
         arr = _wrapped_integers(value, dtype)
     except ValueError as e:
-        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from e
+        raise ValueError(str(e)) from None  # NumPy's message for a ragged list, as TF's
+    if isinstance(value, (list, tuple)) and list(arr.shape) != _dense_dimensions(value):
+        # TF: NumPy arrays inside a Python list are not stacked
+        raise ValueError(f"Expected values {value} to be a dense tensor with shape {_dense_dimensions(value)}, "
+                         f"but got shape {list(arr.shape)}.")
     return arr, dtype
 
 
@@ -217,14 +215,8 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
     if dtype is not None:
         dtype = _dtypes.as_dtype(dtype)
     preferred_dtype = preferred_dtype or dtype_hint
-    if isinstance(value, TensorShape):
-        if not value.is_fully_defined():
-            raise ValueError(f"Cannot convert a partially known TensorShape {value} to a Tensor.")
-        value = value.as_list()
-    elif isinstance(value, Dimension):
-        if value.value is None:
-            raise ValueError("Cannot convert an unknown Dimension to a Tensor: ?")
-        value = value.value
+    if isinstance(value, (TensorShape, Dimension)):
+        return _shape_to_tensor(value, dtype, name)
     if isinstance(value, (list, tuple)):
         if _autopack is not None and _contains_tensor(value):
             return _autopack(value, name or "packed", dtype)
@@ -250,6 +242,41 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
         except (TypeError, ValueError):
             pass
     return constant(value, dtype=dtype, name=name or "Const")
+
+
+def _shape_to_tensor(s, dtype, name):
+    """TF's TensorShape/Dimension conversion: int32 unless a dimension needs int64, named
+    "shape_as_tensor"."""
+    if isinstance(s, TensorShape):
+        if not s.is_fully_defined():
+            raise ValueError(f"Cannot convert a partially known TensorShape {s} to a Tensor.")
+        value = s.as_list()
+    else:
+        if s.value is None:
+            raise ValueError("Cannot convert an unknown Dimension to a Tensor: ?")
+        value = s.value
+    big = any(d >= 2 ** 31 for d in np.ravel(value))
+    if dtype is not None:
+        if dtype.base_dtype not in (_dtypes.int32, _dtypes.int64):
+            what = "TensorShape" if isinstance(s, TensorShape) else "Dimension"
+            raise TypeError(f"Cannot convert {what} {s} to dtype {dtype}. Allowed dtypes are tf.int32 and "
+                            "tf.int64.")
+        if dtype.base_dtype is _dtypes.int32 and big:
+            raise ValueError(f"Cannot convert TensorShape {s} to dtype int32; a dimension is too large. "
+                             "Consider using tf.int64.")
+    else:
+        dtype = _dtypes.int64 if big else _dtypes.int32
+    return constant(value, dtype=dtype, name=name or "shape_as_tensor")
+
+
+def _dense_dimensions(values):
+    """The shape a nested Python list spells (TF's _GetDenseDimensions: arrays inside count as
+    scalars)."""
+    if not isinstance(values, (list, tuple)):
+        return []
+    if not values:
+        return [0]
+    return [len(values)] + _dense_dimensions(values[0])
 
 
 def convert_n_to_tensor(values, dtype=None, name=None, preferred_dtype=None):
