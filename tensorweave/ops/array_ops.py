@@ -77,9 +77,19 @@ def _autopack(values, name, dtype=None):
     with g.name_scope(name) as scope:
         elems = []
         for i, v in enumerate(values):
-            if isinstance(v, (list, tuple)) and _contains_tensor(v):
-                v = _autopack(v, str(i), dtype)
-            elif not isinstance(v, Tensor):
+            if isinstance(v, Tensor):
+                if dtype is not None and v.dtype.base_dtype != _dtypes.as_dtype(dtype).base_dtype:
+                    raise TypeError(f"Cannot convert a list containing a tensor of dtype {v.dtype} to "
+                                    f"{_dtypes.as_dtype(dtype)} (Tensor is: {v!r})")
+            elif isinstance(v, (list, tuple)):
+                if _contains_tensor(v):
+                    v = _autopack(v, str(i), dtype)
+                else:
+                    # TF opens (and so uses up) the element's name scope before finding no tensor
+                    with g.name_scope(str(i)):
+                        pass
+                    v = constant(v, dtype=dtype, name=str(i))
+            else:
                 v = constant(v, dtype=dtype, name=str(i))
             elems.append(v)
         return _pack(elems, 0, scope)

@@ -107,3 +107,50 @@ def test_mirror_pad_run_time_messages():
             sess.run(tf.pad(x, [[3, 0], [0, 0]], "SYMMETRIC"))
         out = sess.run(tf.pad(x, [[2, 2], [3, 3]], "SYMMETRIC"))
     np.testing.assert_array_equal(out, np.pad(x, [[2, 2], [3, 3]], mode="symmetric"))
+
+
+@pytest.mark.parametrize("value, dtype", [
+    # dtypes recorded from TF 2.21's tf.convert_to_tensor
+    ([True, 1], tf.int32), ([2 ** 31, 1], tf.int64), ([2 ** 63], tf.uint64), ([1, 2 ** 63], tf.float32),
+    ([-1, 2 ** 63], tf.float32), ([np.int8(1), np.int16(2)], tf.int16), ([np.float16(1), np.float32(2)], tf.float32),
+    ([np.int64(2 ** 40), 2], tf.int64), ([[1.], [2]], tf.float32), ([], tf.float32), (["a", b"b"], tf.string),
+    ([1j, 2], tf.complex128), (1e40, tf.float32),
+])
+def test_convert_to_tensor_dtype_inference(value, dtype):
+    assert tf.convert_to_tensor(value).dtype == dtype
+
+
+@pytest.mark.parametrize("value, error, message", [
+    ([1, "a"], TypeError, "Failed to convert elements of [1, 'a'] to Tensor. Consider casting elements to a "
+                          "supported type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for supported "
+                          "TF dtypes."),
+    ([1, None], TypeError, "Failed to convert elements of [1, None] to Tensor."),
+    ([2 ** 64], TypeError, "Failed to convert elements of [18446744073709551616] to Tensor."),
+    ([[1, 2], [3]], ValueError, "setting an array element with a sequence. The requested array has an "
+                                "inhomogeneous shape after 1 dimensions. The detected shape was (2,) + "
+                                "inhomogeneous part."),
+    ([np.array([1, 2]), np.array([3, 4])], ValueError,
+     "Expected values [array([1, 2]), array([3, 4])] to be a dense tensor with shape [2], but got shape [2, 2]."),
+    (None, ValueError, "None values not supported."),
+])
+def test_convert_to_tensor_errors(value, error, message):
+    with tf.Graph().as_default() as g:
+        with pytest.raises(error) as info:
+            tf.convert_to_tensor(value)
+        assert not g.get_operations()  # a failed conversion uses up no name
+    assert str(info.value).startswith(message)
+
+
+def test_convert_shapes_and_lists_holding_tensors():
+    with tf.Graph().as_default():
+        s = tf.convert_to_tensor(tf.TensorShape([3, 2]), dtype=tf.int64)
+        assert (s.name, s.dtype) == ("shape_as_tensor:0", tf.int64)
+        assert tf.convert_to_tensor(tf.TensorShape([3, 2 ** 31])).dtype == tf.int64
+        with pytest.raises(TypeError, match="Allowed dtypes are tf.int32 and tf.int64"):
+            tf.convert_to_tensor(tf.TensorShape([3, 2]), dtype=tf.float32)
+        p = tf.placeholder(tf.float32, [None, 2])
+        with pytest.raises(TypeError, match=r"^Cannot convert a list containing a tensor of dtype <dtype: 'int32'> "
+                                            r"to <dtype: 'float32'> \(Tensor is: <tf.Tensor 'Const:0'"):
+            tf.convert_to_tensor([p, tf.constant([1, 2])])
+        with pytest.raises(ValueError, match=r"packed_1/1_1\)' with input shapes"):  # TF's names
+            tf.convert_to_tensor([p, [1, 2]])
