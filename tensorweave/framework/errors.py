@@ -23,7 +23,7 @@ class OpError(Exception):
     """A failure while running a step. `op` is the Operation that failed (or None)."""
 
     def __init__(self, node_def, op, message, error_code=UNKNOWN, *args):
-        super().__init__(message)
+        super().__init__()      # (as TF's: e.args is (), repr(e) is "NotFoundError()")
         self._node_def = node_def
         self._op = op
         self._message = message

@@ -3,6 +3,8 @@
 Expected names and messages were recorded from TensorFlow 2.21 (`tensorflow.compat.v1` with
 `disable_v2_behavior()`)."""
 
+import sys
+
 import pytest
 
 import tensorweave as tf
@@ -227,3 +229,56 @@ def test_colocation_attrs_of_variables_and_slots_as_tf():
     assert cls("v") is None and cls("v/Assign") == [b"loc:@v"] and cls("v/read") == [b"loc:@v"]
     assert cls("w/Adam") == [b"loc:@w"] and cls("w/Adam/Initializer/zeros") == [b"loc:@w"]
     assert cls("beta1_power") == [b"loc:@v"]
+
+
+def test_op_error_attributes_as_tf():
+    # Recorded from TF 2.21: OpError keeps no args (repr "NotFoundError()"), str() is the message.
+    e = tf.errors.NotFoundError(None, None, "nf")
+    assert (e.error_code, e.message, str(e), e.op, e.node_def, e.args, repr(e)) == \
+        (5, "nf", "nf", None, None, (), "NotFoundError()")
+
+
+def test_run_time_error_names_the_node_and_its_user_stack():
+    # TF 2.21's Session.run wording: e.message and the "Original stack trace" suffix of str(e).
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3], name="x")
+        line = sys._getframe().f_lineno - 1
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.InvalidArgumentError) as e:
+                sess.run(x + 1)
+    where = f'    File "{__file__}", line {line}, in test_run_time_error_names_the_node_and_its_user_stack\n'
+    assert e.value.message.startswith("Graph execution error:\n\nDetected at node 'x' defined at (most recent "
+                                      "call last):\n")
+    assert e.value.message.endswith(where + "Node: 'x'\nYou must feed a value for placeholder tensor 'x' with "
+                                    "dtype float and shape [?,3]\n\t [[{{node x}}]]")
+    assert str(e.value).startswith(e.value.message + "\n\nOriginal stack trace for 'x':\n")
+    assert e.value.op.name == "x" and e.value.node_def.name == "x"
+
+
+def test_uninitialized_variable_errors_name_tf_nodes():
+    with tf.Graph().as_default():
+        with tf.variable_scope("sc"):
+            v = tf.Variable([1.0, 2.0], name="v")
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.FailedPreconditionError) as e:
+                sess.run([tf.constant(1.0), v])
+            assert e.value.op is None and e.value.message == (
+                "Graph execution error:\n\nAttempting to use uninitialized value sc/v\n\t [[{{node _retval_sc/v_0_1}}]]")
+            with pytest.raises(tf.errors.FailedPreconditionError) as e:
+                sess.run(v + 1)
+            assert e.value.op.name == "sc/v/read"
+
+
+def test_feed_conversion_errors_as_tf():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [3], name="x")
+        i = tf.placeholder(tf.int32, name="i")
+        with tf.Session() as sess:
+            with pytest.raises(ValueError, match=r"^could not convert string to float: np.str_\('abc'\)$"):
+                sess.run(x, {x: "abc"})
+            with pytest.raises(TypeError, match="Type of feed value 4294967296 with type <class 'int'> is not "
+                                                "compatible with Tensor type <class 'numpy.int32'>"):
+                sess.run(i, {i: 2 ** 32})
+            with pytest.raises(ValueError, match=r"Cannot feed value of shape \(2,\) for Tensor x:0, which has "
+                                                 r"shape \(3,\)"):
+                sess.run(x, {x: [1, 2]})
