@@ -41,26 +41,31 @@ def _concat_shape(op):
         need = axis + 1 if axis >= 0 else -axis
         raise ValueError(f"Shape must be at least rank {need} but is rank {rank_}")
     axis %= rank_
-    out = [None] * rank_
+    # TF's ConcatShapeHelper: from the last input back, merge the dims before and after `axis`
+    # (so its messages index and print those sub-shapes) and add up the middle ones.
+    before = after = None
     total = 0
-    for v in values:
+    for v in reversed(values):
         if v.shape.ndims is None:
             total = None
             continue
         dims = v.shape.as_list()
-        for i, d in enumerate(dims):
-            if i == axis:
-                continue
-            if out[i] is None:
-                out[i] = d
-            elif d is not None and d != out[i]:
-                raise ValueError(f"Dimension {i} in both shapes must be equal, but are {out[i]} and {d}. "
-                                 f"Shapes are {_dims_str([x for j, x in enumerate(out) if j != axis])} and "
-                                 f"{_dims_str([x for j, x in enumerate(dims) if j != axis])}.")
+        before = _merge_dims(dims[:axis], before)
+        after = _merge_dims(dims[axis + 1:], after)
         if total is not None:
             total = None if dims[axis] is None else total + dims[axis]
-    out[axis] = total
-    return [TensorShape(out)]
+    return [TensorShape(before + [total] + after)]
+
+
+def _merge_dims(s0, s1):
+    """InferenceContext::Merge of two known-rank dim lists, with its message."""
+    if s1 is None:
+        return s0
+    for i, (a, b) in enumerate(zip(s0, s1)):
+        if a is not None and b is not None and a != b:
+            raise ValueError(f"Dimension {i} in both shapes must be equal, but are {a} and {b}. "
+                             f"Shapes are {_dims_str(s0)} and {_dims_str(s1)}.")
+    return [a if a is not None else b for a, b in zip(s0, s1)]
 
 
 registry.register_op("ConcatV2", shape_fn=_concat_shape)
