@@ -97,7 +97,7 @@ class CheckpointLoadStatus(_LoadStatus):
             for orig, slot_name, slot in node["slot_variables"]:
                 var = matched.get(orig)
                 if var is not None and slot not in matched and _gv.is_variable(var):
-                    slot_var = opt.get_slot(var, slot_name)
+                    slot_var = _gv.get_slot(opt, var, slot_name)
                     if slot_var is not None:
                         matched[slot] = slot_var
         self._matched = matched

@@ -46,8 +46,16 @@ def is_variable(obj):
 
 
 def is_optimizer(obj):
+    """A tf.train optimizer or a keras optimizer (both keep slots per variable)."""
     from ..optimizer import Optimizer
-    return isinstance(obj, Optimizer)
+    return isinstance(obj, Optimizer) or _is_keras_optimizer(obj)
+
+
+def get_slot(opt, var, slot_name):
+    try:
+        return opt.get_slot(var, slot_name)
+    except KeyError:
+        return None
 
 
 def _is_layer(obj):
@@ -78,9 +86,10 @@ def is_trackable(obj):
 
 def check_supported(obj, name):
     """Raises NotImplementedError for state tensorweave cannot checkpoint by object yet."""
-    if _is_keras_optimizer(obj):
-        raise NotImplementedError(f"Checkpointing a keras optimizer ({name}) by object is not supported by "
-                                  "tensorweave yet; use a tf.train optimizer or tf.train.Saver")
+    from ...ops.partitioned_variables import PartitionedVariable
+    if isinstance(obj, PartitionedVariable):
+        raise NotImplementedError(f"Checkpointing a partitioned variable ({name}) by object is not supported "
+                                  "by tensorweave yet; use tf.train.Saver")
 
 
 # -- children ---------------------------------------------------------------------------------------
@@ -114,13 +123,26 @@ def _layer_children(layer):
                 out.append((f"layer_with_weights-{k}", sub))
                 k += 1
             out.append((f"layer-{i}", sub))
+        opt = layer.__dict__.get("optimizer")
+        if opt is not None and is_trackable(opt):
+            out.append(("optimizer", opt))  # a compiled model depends on its optimizer
         return out
-    out.extend((n, c) for n, c in _attribute_children(layer, skip_private=True) if id(c) not in seen)
+    out.extend((n, c) for n, c in _attribute_children(layer, skip_private=True)
+               if id(c) not in seen and not _is_metric(c))
     return out
+
+
+def _is_metric(obj):
+    from ...keras.metrics import Metric
+    return isinstance(obj, Metric)
 
 
 def _optimizer_children(opt):
     from ...framework.graph import get_default_graph
+    if _is_keras_optimizer(opt):
+        # OptimizerV2: its step counter "iter" and one variable per numeric hyperparameter.
+        out = [("iter", opt._iterations)] if opt._iterations is not None else []
+        return out + sorted(opt._hyper_vars.items())
     graph = get_default_graph()
     return sorted(((name, v) for (name, g), v in opt._non_slot_dict.items() if g is graph), key=lambda x: x[0])
 
@@ -179,7 +201,7 @@ class ObjectGraph:
                 for var_id, var in enumerate(list(self.objects)):
                     if not is_variable(var):
                         continue
-                    slot = opt.get_slot(var, slot_name)
+                    slot = get_slot(opt, var, slot_name)
                     if slot is None:
                         continue
                     self.objects.append(slot)
