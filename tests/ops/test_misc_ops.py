@@ -148,7 +148,12 @@ def test_vectorized_map_values():
     assert y.shape.as_list() == [2, 2]
 
 
-def test_ragged_string_functions_say_not_implemented():
-    for fn in (tf.strings.unicode_decode, tf.strings.unicode_split, tf.strings.bytes_split):
-        with pytest.raises(NotImplementedError, match="RaggedTensor"):
-            fn("ab")
+def test_ragged_string_functions_of_a_scalar_give_one_row():
+    # TF 2.21: a scalar string decodes to a rank-1 tensor (no ragged dimension)
+    decoded = tf.strings.unicode_decode("ab", "UTF-8")
+    split = tf.strings.unicode_split("ab", "UTF-8")
+    chars = tf.strings.bytes_split("ab")
+    with tf.Session() as sess:
+        got = sess.run([decoded, split, chars])
+    assert got[0].tolist() == [97, 98]
+    assert got[1].tolist() == [b"a", b"b"] and got[2].tolist() == [b"a", b"b"]
