@@ -78,7 +78,8 @@ class Metric(Layer):
     """Base of stateful metrics: `update_state(...)` returns the update op, `result()` the value."""
 
     def __init__(self, name=None, dtype=None, **kwargs):
-        super().__init__(name=name, dtype=dtype, **kwargs)
+        # As TF: a metric without a name is named after its class, uniquified ("auc_1").
+        super().__init__(name=name, dtype=dtype or K.floatx(), **kwargs)
         self._metric_vars = []
         self.built = True
         self._result_cache = {}
@@ -244,10 +245,21 @@ class RootMeanSquaredError(Mean):
 
 
 def __getattr__(name):
-    if name in ("AUC", "Precision", "Recall", "TruePositives", "FalsePositives", "TrueNegatives",
-                "FalseNegatives", "MeanIoU", "PrecisionAtRecall", "RecallAtPrecision"):
-        raise NotImplementedError(f"tf.keras.metrics.{name} is not supported by tensorweave yet")
     raise AttributeError(f"tf.keras.metrics.{name} is not supported by tensorweave yet")
+
+
+from .metrics_confusion import (AUC, CategoricalHinge, CosineSimilarity,  # noqa: E402,F401
+                                FalseNegatives, FalsePositives, Hinge, KLDivergence,
+                                LogCoshError, MeanIoU, MeanSquaredLogarithmicError, Poisson,
+                                Precision, Recall, SquaredHinge, TrueNegatives, TruePositives,
+                                categorical_hinge, cosine_similarity, log_cosh, logcosh)
+
+MSE = mse
+MAE = mae
+MAPE = mape
+MSLE = msle
+KLD = kld = kullback_leibler_divergence = kl_divergence
+cosine_proximity = cosine_similarity
 
 
 _BY_NAME = {
@@ -264,6 +276,10 @@ _BY_NAME = {
     "binary_crossentropy": binary_crossentropy, "categorical_crossentropy": categorical_crossentropy,
     "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
     "hinge": hinge, "squared_hinge": squared_hinge, "kld": kl_divergence, "poisson": poisson,
+    "kl_divergence": kl_divergence, "kullback_leibler_divergence": kl_divergence,
+    "logcosh": logcosh, "log_cosh": logcosh, "categorical_hinge": categorical_hinge,
+    "cosine_similarity": cosine_similarity, "cosine_proximity": cosine_similarity,
+    "accuracy": accuracy,
 }
 
 
