@@ -94,7 +94,7 @@ def gather(params, indices, validate_indices=None, name=None, axis=None, batch_d
     g = _graph()
     with g.name_scope(name or "GatherV2") as scope:
         params = _to_tensor(params, name="params")
-        indices = _index_tensor(indices, "indices", "indices", "GatherV2")
+        indices = _index_tensor(indices, "indices", "indices", "GatherV2", int16=True)
         if axis is None:
             axis = batch_dims
         a = _index_tensor(axis, "axis", "axis", "GatherV2")

@@ -122,8 +122,9 @@ def _op_input(value, param, op_type, dtype=None):
 _INDEX_TYPES = (_dtypes.int32, _dtypes.int64)
 
 
-def _index_tensor(value, name, arg, op_type, dtype=None):
-    """An int32/int64 argument (shapes, axes, permutations), TypeError for other dtypes."""
+def _index_tensor(value, name, arg, op_type, dtype=None, int16=False):
+    """An int32/int64 argument (shapes, axes, permutations), TypeError for other dtypes;
+    `int16=True` also admits int16 (gather indices in TF 2.21)."""
     # TF's op builder converts Python values with the attr's default type as the preferred dtype,
     # so an empty list (a scalar's shape) becomes int32, not float32 -- after a first try that
     # leaves a float32 Const of the argument's name behind: TF's ops are "Reshape/shape" (dead)
@@ -134,9 +135,9 @@ def _index_tensor(value, name, arg, op_type, dtype=None):
     if preferred is not None and isinstance(value, (np.ndarray, np.generic)) and value.dtype == np.int64:
         preferred = _dtypes.int64  # TF's op builder keeps a NumPy value's own dtype
     t = _to_tensor(value, name=name, dtype=dtype, preferred_dtype=preferred)
-    if t.dtype.base_dtype not in _INDEX_TYPES:
+    if t.dtype.base_dtype not in _INDEX_TYPES and not (int16 and t.dtype.base_dtype == _dtypes.int16):
         raise TypeError(f"Value passed to parameter '{arg}' has DataType {t.dtype.base_dtype.name} not in "
-                        f"list of allowed values: int32, int64")
+                        f"list of allowed values: {'int16, ' if int16 else ''}int32, int64")
     return t
 
 

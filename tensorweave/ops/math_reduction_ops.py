@@ -481,7 +481,7 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
         _check_allowed("data", data.dtype, _NUMBER)
         ids = segment_ids if isinstance(segment_ids, Tensor) else convert_to_tensor(
             segment_ids, name="segment_ids", preferred_dtype=_dtypes.int32)
-        _check_allowed("segment_ids", ids.dtype, _INDEX)
+        _check_allowed("segment_ids", ids.dtype, ("int16",) + _INDEX)  # TF 2.21 admits int16 here
         n = num_segments if isinstance(num_segments, Tensor) else convert_to_tensor(
             num_segments, name="num_segments", preferred_dtype=_dtypes.int32)
         _check_allowed("num_segments", n.dtype, _INDEX)
