@@ -49,14 +49,15 @@ def _sequence(value, name, fmt, n=2):
         value = 1
     if isinstance(value, numbers.Integral):
         value = [int(value)] * n
-    value = [int(v) for v in value]
+    given, value = list(value), [int(v) for v in value]
     if len(value) == 1:
         value = value * n
     if len(value) == n:
         return [1, 1] + value if fmt == "NCHW" else [1] + value + [1]
     if len(value) == n + 2:
         return value
-    raise ValueError(f"{name} should be of length 1, {n} or {n + 2} but was {len(value)}")
+    raise ValueError(f"{name} should be of length 1, {n} or {n + 2}. Received: {name}={given} of length "
+                     f"{len(value)}")
 
 
 def _padding(padding, fmt):
@@ -155,7 +156,18 @@ def _shape_from_input(i):
 for _t in ("Conv2D",):
     registry.register_op(_t, shape_fn=_conv2d_shape)
 registry.register_op("DepthwiseConv2dNative", shape_fn=_depthwise_shape)
-registry.register_op("Conv2DBackpropInput", shape_fn=_shape_from_input(0))
+def _backprop_input_shape(op):
+    # TF's Conv2DBackpropInputShape: input_sizes as far as it is known; the batch also comes from
+    # out_backprop (a fed input_sizes still gives [batch, ?, ?, ?]).
+    shape = _shape_from_input(0)(op)[0]
+    if shape.ndims == 4:
+        dy = op._inputs[2].shape
+        if dy.ndims == 4 and shape.dims[0].value is None:
+            shape = TensorShape([dy.dims[0]] + shape.dims[1:])
+    return [shape]
+
+
+registry.register_op("Conv2DBackpropInput", shape_fn=_backprop_input_shape)
 registry.register_op("Conv2DBackpropFilter", shape_fn=_shape_from_input(1))
 registry.register_op("DepthwiseConv2dNativeBackpropInput", shape_fn=_shape_from_input(0))
 registry.register_op("DepthwiseConv2dNativeBackpropFilter", shape_fn=_shape_from_input(1))

@@ -138,8 +138,9 @@ def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
     x = convert_to_tensor(x, name="input")
     scale = convert_to_tensor(scale, name="scale")
     offset = convert_to_tensor(offset, name="offset")
-    if not is_training and (mean is None or variance is None):
-        raise ValueError("mean and variance must be given when is_training is False")
+    if (not is_training or exponential_avg_factor != 1.0) and (mean is None or variance is None):
+        raise ValueError("Both `mean` and `variance` must be a 1D tensor when `is_training` is False or "
+                         f"`exponential_avg_factor` != 1.0. Received: `mean` {mean!r} and `variance` {variance!r}")
     if mean is None:
         mean = convert_to_tensor(np.zeros(0, scale.dtype.base_dtype.as_numpy_dtype), name="Const")
     if variance is None:

@@ -128,30 +128,33 @@ registry.no_gradient("MaxPoolGradWithArgmax")
 def _ksize(value, name, fmt):
     if isinstance(value, numbers.Integral):
         value = [int(value)] * 2
-    value = [int(v) for v in value]
+    given, value = list(value), [int(v) for v in value]
     if len(value) == 1:
         value = value * 2
     if len(value) == 2:
         return [1, 1] + value if fmt == "NCHW" else [1] + value + [1]
     if len(value) == 4:
         return value
-    raise ValueError(f"{name} should be of length 1, 2 or 4 but was {len(value)}")
+    raise ValueError(f"{name} should be of length 1, 2 or 4. Received: {name}={given} of length {len(value)}")
 
 
 def _pool(op_type, value, ksize, strides, padding, data_format, name, explicit_ok):
+    # As TF: the name scope opens first (a Python input becomes <name>/input or <name>/value, and
+    # a call that fails on its arguments still takes the name).
     fmt = _norm_format(data_format if data_format not in ("NWC", "NCW") else None)
-    x = convert_to_tensor(value, name="input")
-    dt = x.dtype.base_dtype
-    if x.shape.ndims is not None and x.shape.ndims != 4:
-        raise ValueError(f"Input tensor must be of rank 4 but was {x.shape.ndims}")
-    pad, explicit = _padding(padding, fmt)
-    if pad == "EXPLICIT" and not explicit_ok:
-        raise ValueError("explicit padding is only supported by max_pool")
-    attrs = {"ksize": _ksize(ksize, "ksize", fmt), "strides": _ksize(strides, "strides", fmt),
-             "padding": pad, "data_format": fmt}
-    if explicit_ok:
-        attrs["explicit_paddings"] = explicit
-    return _make(op_type, [x], [dt], name, attrs, dt)
+    with name_scope(name, op_type, [value]) as scope:
+        x = convert_to_tensor(value, name="input" if op_type == "MaxPool" else "value")
+        dt = x.dtype.base_dtype
+        if x.shape.ndims is not None and x.shape.ndims != 4:
+            raise ValueError(f"Input tensor must be of rank 4 but was {x.shape.ndims}")
+        pad, explicit = _padding(padding, fmt)
+        if pad == "EXPLICIT" and not explicit_ok:
+            raise ValueError("explicit padding is only supported by max_pool")
+        attrs = {"ksize": _ksize(ksize, "ksize", fmt), "strides": _ksize(strides, "strides", fmt),
+                 "padding": pad, "data_format": fmt}
+        if explicit_ok:
+            attrs["explicit_paddings"] = explicit
+        return _make(op_type, [x], [dt], scope, attrs, dt)
 
 
 def max_pool(value=None, ksize=None, strides=None, padding=None, data_format="NHWC", name=None,
