@@ -82,7 +82,7 @@ class Model(TrainingMixin, Layer):
         for t in self.outputs:
             visit(t)
         self._network_nodes = nodes
-        self._network_layers = layers
+        self._network_layers = _layers_by_depth(self.outputs, layers)
         self._is_graph_network = True
         self.built = True
         self._batch_input_shape = None
@@ -271,6 +271,42 @@ class Model(TrainingMixin, Layer):
         from ..train.saver import Saver
         saver = Saver(var_list={v.op.name: v for v in self.weights})
         saver.restore(K.get_session(), filepath)
+
+
+def _layers_by_depth(outputs, layers):
+    """The model's layers in TF's order: by decreasing depth (distance to an output), layers
+    of equal depth in the order a depth-first walk from the outputs first meets them."""
+    order, node_order, finished = {}, [], set()
+
+    def walk(t):
+        layer, node_index, _ = _keras_history(t)
+        node = layer._inbound_nodes[node_index]
+        if id(node) in finished:
+            return
+        order.setdefault(layer, len(order))
+        if not isinstance(layer, InputLayer):
+            for x in node.input_tensors:
+                walk(x)
+        finished.add(id(node))
+        node_order.append(node)
+
+    for t in outputs:
+        walk(t)
+    node_depth, layer_depth = {}, {}
+    for node in reversed(node_order):
+        depth = max(node_depth.setdefault(id(node), 0), layer_depth.get(node.layer, 0))
+        layer_depth[node.layer] = depth
+        node_depth[id(node)] = depth
+        if isinstance(node.layer, InputLayer):
+            continue
+        for x in node.input_tensors:
+            dep_layer, dep_index, _ = _keras_history(x)
+            dep = dep_layer._inbound_nodes[dep_index]
+            node_depth[id(dep)] = max(depth + 1, node_depth.get(id(dep), 0))
+    rest = [l for l in layers if l not in layer_depth]   # inputs not connected to outputs
+    ranked = sorted((l for l in layers if l in layer_depth),
+                    key=lambda l: (-layer_depth[l], order[l]))
+    return ranked + rest
 
 
 class Sequential(Model):

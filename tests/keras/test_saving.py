@@ -160,3 +160,15 @@ def test_lambda_and_custom_objects():
         raise AssertionError("expected ValueError")
     except ValueError as e:
         assert "Unknown layer: 'Foo'" in str(e)
+
+
+def test_functional_layers_ordered_by_depth_as_tf():
+    _fresh()
+    a = tf.keras.Input((10,), name="ids", dtype="int32")
+    b = tf.keras.Input((5, 3))
+    x = L.concatenate([L.LSTM(6)(L.Embedding(50, 4)(a)), L.GRU(6)(b)])
+    m = tf.keras.Model([a, b], [L.Dense(1, name="p")(x), L.Dense(3)(x)])
+    # Recorded from TF 2.21: deepest layers first, ties in depth-first order from the outputs.
+    assert [l.name for l in m.layers] == ["ids", "embedding", "input_1", "lstm", "gru",
+                                          "concatenate", "p", "dense"]
+    assert m.count_params() == 696
