@@ -299,14 +299,19 @@ def adjoint(matrix, name=None):
 # -- matrix diagonals (MatrixDiagV3, MatrixDiagPartV3, MatrixSetDiagV3) and eye -------------------
 
 def _k_value(op, i):
+    """(lower, upper) diagonal indices from the `k` input, or None when unknown; TF's checks."""
+    from ..framework.tensor_shape import note_input_value
     k = constant_value(op.inputs[i])
     if k is None:
         return None
+    note_input_value(i, k)
     k = np.asarray(k).reshape(-1)
-    if k.size == 2 and k[0] != k[1]:
-        raise NotImplementedError("matrix diagonal ops over a band of diagonals (k = (lo, hi) with lo < hi) "
-                                  "are not supported yet")
-    return int(k[0])
+    if k.size not in (1, 2):
+        raise ValueError(f"diag_index must be a vector with one or two elements. It has {k.size} elements.")
+    lo, hi = int(k[0]), int(k[-1])
+    if lo > hi:
+        raise ValueError("lower_diag_index is greater than upper_diag_index")
+    return lo, hi
 
 
 def _const_int(t):
@@ -314,9 +319,9 @@ def _const_int(t):
     return None if v is None else int(np.asarray(v).reshape(-1)[0])
 
 
-def _diag_output_size(k, length, num_rows, num_cols):
+def _diag_output_size(lo, hi, max_len, num_rows, num_cols):
     """(rows, cols) of MatrixDiagV3's output, with TF's rules and error."""
-    min_rows, min_cols = length + max(-k, 0), length + max(k, 0)
+    min_rows, min_cols = max_len - min(hi, 0), max_len + max(lo, 0)
     if num_rows == -1 and num_cols == -1:
         num_rows = num_cols = max(min_rows, min_cols)
     elif num_rows == -1:
@@ -332,40 +337,60 @@ def _diag_output_size(k, length, num_rows, num_cols):
 
 def _matrix_diag_shape(op):
     s = op.inputs[0].shape
-    if s.ndims is None:
+    k = _k_value(op, 1)
+    if s.ndims is None or k is None:
         return [unknown_shape()]
+    lo, hi = k
+    band = lo < hi
     if s.ndims < 1:
         raise ValueError("Shape must be at least rank 1 but is rank 0")
     d = s.as_list()
-    k, rows, cols = _k_value(op, 1), _const_int(op.inputs[2]), _const_int(op.inputs[3])
-    if k is None or rows is None or cols is None or d[-1] is None:
-        return [TensorShape(d[:-1] + [None, None])]
-    return [TensorShape(d[:-1] + list(_diag_output_size(k, d[-1], rows, cols)))]
+    if band:
+        other = d[s.ndims - 2] if s.ndims >= 2 else d[-1]
+        if other is not None and other != hi - lo + 1:
+            # TF's message, its odd tail included
+            raise ValueError("The number of rows of `diagonal` doesn't match the number of diagonals implied "
+                             f"from `d_lower` and `d_upper`.\nnum_diags = {other}, d_lower = {lo}, d_upper = "
+                             f"{hi} {s.ndims} {d[-1]}")
+    batch = d[:-2] if band else d[:-1]
+    rows, cols = _const_int(op.inputs[2]), _const_int(op.inputs[3])
+    if rows is None or cols is None or d[-1] is None:
+        return [TensorShape(batch + [None, None])]
+    return [TensorShape(batch + list(_diag_output_size(lo, hi, d[-1], rows, cols)))]
 
 
-def _diag_part_length(k, m, n):
-    return max(0, min(m + min(k, 0), n - max(k, 0)))
+def _diag_part_length(lo, hi, m, n):
+    return max(0, min(m + min(hi, 0), n - max(lo, 0)))
 
 
 def _matrix_diag_part_shape(op):
     d = _rank2(op.inputs[0].shape)
-    if d is None:
-        return [unknown_shape()]
     k = _k_value(op, 1)
-    if k is None or d[-2] is None or d[-1] is None:
-        return [TensorShape(d[:-2] + [None])]
-    return [TensorShape(d[:-2] + [_diag_part_length(k, d[-2], d[-1])])]
+    if d is None or k is None:
+        return [unknown_shape()]
+    lo, hi = k
+    m, n = d[-2], d[-1]
+    if m is not None and n is not None:
+        if lo != 0 and not -m < lo < n:
+            raise ValueError("lower_diag_index is out of bound.")
+        if hi != 0 and not -m < hi < n:
+            raise ValueError("upper_diag_index is out of bound.")
+    length = None if m is None or n is None else _diag_part_length(lo, hi, m, n)
+    return [TensorShape(d[:-2] + ([hi - lo + 1] if lo < hi else []) + [length])]
 
 
 def _matrix_set_diag_shape(op):
     d = _rank2(op.inputs[0].shape)
+    k = _k_value(op, 2)
     if d is None:
         return [unknown_shape()]
     ds = op.inputs[1].shape
+    band = k is not None and k[0] < k[1]
     if ds.ndims is not None:
-        if ds.ndims != len(d) - 1:
-            raise ValueError(f"Shape must be rank {len(d) - 1} but is rank {ds.ndims}")
-        d = _merge_batch(d[:-2], ds.as_list()[:-1]) + d[-2:]
+        want = len(d) if band else len(d) - 1
+        if ds.ndims != want:
+            raise ValueError(f"Shape must be rank {want} but is rank {ds.ndims}")
+        d = _merge_batch(d[:-2], ds.as_list()[:want - (2 if band else 1)]) + d[-2:]
     return [TensorShape(d)]
 
 
@@ -406,8 +431,9 @@ def _check_align(align):
 
 
 def matrix_diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
-    """Batched diagonal matrices: out[..., i, i + k] = diagonal[..., i], padding_value elsewhere
-    (a single diagonal offset k; num_rows/num_cols as in TF, -1 = the smallest that fits)."""
+    """Batched diagonal matrices: out[..., i, i + k] = diagonal[..., i], padding_value elsewhere;
+    with k = (lo, hi), diagonal[..., hi - d, :] fills diagonal d (packed by `align`);
+    num_rows/num_cols as in TF, -1 = the smallest that fits."""
     _check_align(align)
     g = get_default_graph()
     with g.name_scope(name or "MatrixDiagV3") as scope:
@@ -419,7 +445,8 @@ def matrix_diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_va
 
 
 def matrix_diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):
-    """The k-th diagonal of each innermost matrix: out[..., i] = input[..., i, i + k]."""
+    """The k-th diagonal of each innermost matrix: out[..., i] = input[..., i, i + k]; with
+    k = (lo, hi), the band's diagonals stacked (upper first), padded as `align` says."""
     _check_align(align)
     g = get_default_graph()
     with g.name_scope(name or "MatrixDiagPartV3") as scope:

@@ -173,20 +173,36 @@ def _svd(op, ctx):
 # -- matrix diagonals ----------------------------------------------------------------------------
 
 def _k(k):
+    """(lower, upper) diagonal indices."""
     k = np.asarray(k).reshape(-1)
-    if k.size == 2 and k[0] != k[1]:
-        raise _invalid("a band of diagonals (k = (lo, hi) with lo < hi) is not supported yet")
-    return int(k[0])
+    if k.size not in (1, 2):
+        raise _invalid(f"diag_index must be a vector with one or two elements. It has {k.size} elements.")
+    lo, hi = int(k[0]), int(k[-1])
+    if lo > hi:
+        raise _invalid("lower_diag_index is greater than upper_diag_index")
+    return lo, hi
 
 
-def _diag_index(k, length):
-    i = np.arange(length)
-    return i + max(-k, 0), i + max(k, 0)
+def _band(rows, cols, lo, hi, align, max_len):
+    """For each diagonal d in [lo, hi] (row hi - d of the packed form): its row and column
+    indices in the matrix and the positions they take in the packed row. A diagonal shorter
+    than max_len sits left or right in its row, as `align` says (TF's MatrixDiagV3 layout)."""
+    for di, d in enumerate(range(hi, lo - 1, -1)):
+        length = max(0, min(cols - max(d, 0), rows + min(d, 0)))
+        right = align in ("RIGHT_LEFT", "RIGHT_RIGHT") if d >= 0 else align in ("LEFT_RIGHT", "RIGHT_RIGHT")
+        offset = max_len - length if right else 0
+        t = np.arange(length)
+        yield di, t + max(-d, 0), t + max(d, 0), t + offset
 
 
-def _diag_output_size(k, length, num_rows, num_cols):
-    """MatrixDiagV3's output (rows, cols): -1 means the smallest that holds the diagonal."""
-    min_rows, min_cols = length + max(-k, 0), length + max(k, 0)
+def _align(op):
+    a = op._get_attr("align")
+    return a.decode() if isinstance(a, bytes) else a
+
+
+def _diag_output_size(lo, hi, max_len, num_rows, num_cols):
+    """MatrixDiagV3's output (rows, cols): -1 means the smallest that holds the diagonals."""
+    min_rows, min_cols = max_len - min(hi, 0), max_len + max(lo, 0)
     if num_rows == -1 and num_cols == -1:
         num_rows = num_cols = max(min_rows, min_cols)
     elif num_rows == -1:
@@ -202,38 +218,56 @@ def _diag_output_size(k, length, num_rows, num_cols):
 
 @register_kernel("MatrixDiagV3")
 def _matrix_diag(op, ctx):
+    align = _align(op)
+
     def matrix_diag(d, k, num_rows, num_cols, padding_value):
-        k = _k(k)
-        length = d.shape[-1]
-        rows, cols = _diag_output_size(k, length, int(num_rows), int(num_cols))
-        out = np.full(d.shape[:-1] + (rows, cols), padding_value, dtype=d.dtype)
-        r, c = _diag_index(k, length)
-        out[..., r, c] = d
+        lo, hi = _k(k)
+        band = d if lo < hi else d[..., None, :]
+        if band.shape[-2] != hi - lo + 1:
+            raise _invalid(f"The number of diagonals provided in the input does not match the lower_diag_index "
+                           f"and upper_diag_index range.")
+        max_len = band.shape[-1]
+        rows, cols = _diag_output_size(lo, hi, max_len, int(num_rows), int(num_cols))
+        out = np.full(band.shape[:-2] + (rows, cols), padding_value, dtype=d.dtype)
+        for di, r, c, pos in _band(rows, cols, lo, hi, align, max_len):
+            out[..., r, c] = band[..., di, pos]
         return out
     return matrix_diag
 
 
 @register_kernel("MatrixDiagPartV3")
 def _matrix_diag_part(op, ctx):
+    align = _align(op)
+
     def matrix_diag_part(x, k, padding_value):
-        return np.diagonal(x, offset=_k(k), axis1=-2, axis2=-1).copy()
+        lo, hi = _k(k)
+        rows, cols = x.shape[-2], x.shape[-1]
+        max_len = max(0, min(rows + min(hi, 0), cols - max(lo, 0)))
+        out = np.full(x.shape[:-2] + (hi - lo + 1, max_len), padding_value, dtype=x.dtype)
+        for di, r, c, pos in _band(rows, cols, lo, hi, align, max_len):
+            out[..., di, pos] = x[..., r, c]
+        return out if lo < hi else out[..., 0, :]
     return matrix_diag_part
 
 
 @register_kernel("MatrixSetDiagV3")
 def _matrix_set_diag(op, ctx):
+    align = _align(op)
+
     def matrix_set_diag(x, d, k):
-        k = _k(k)
-        length = max(0, min(x.shape[-2] + min(k, 0), x.shape[-1] - max(k, 0)))
-        if d.shape != x.shape[:-2] + (length,):
+        lo, hi = _k(k)
+        rows, cols = x.shape[-2], x.shape[-1]
+        max_len = max(0, min(rows + min(hi, 0), cols - max(lo, 0)))
+        want = x.shape[:-2] + ((hi - lo + 1,) if lo < hi else ()) + (max_len,)
+        if d.shape != want:
             raise _invalid(f"Either first dimensions of diagonal don't match input.shape[:-2], or "
                            f"diagonal.shape[:-1] is not equal to the longests diagonal in range "
                            f"[lower_diag_index:upper_diag_index].\nInput shape: {list(x.shape)}\n"
-                           f"Diagonal shape: {list(d.shape)}\nExpected diagonal shape: "
-                           f"{list(x.shape[:-2] + (length,))}")
+                           f"Diagonal shape: {list(d.shape)}\nExpected diagonal shape: {list(want)}")
+        band = d if lo < hi else d[..., None, :]
         out = x.copy()
-        r, c = _diag_index(k, length)
-        out[..., r, c] = d
+        for di, r, c, pos in _band(rows, cols, lo, hi, align, max_len):
+            out[..., r, c] = band[..., di, pos]
         return out
     return matrix_set_diag
 
