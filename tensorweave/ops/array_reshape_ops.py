@@ -193,7 +193,7 @@ def _expand_dims_shape(op):
     if d.shape.num_elements() not in (None, 1):
         raise ValueError(f"'dim' input must be a tensor with a single value")
     if axis is None or n is None:
-        return [unknown_shape(None if n is None else n + 1)]
+        return [unknown_shape()]  # TF: an unknown axis leaves even the rank unknown
     note_input_value(1, constant_value(d))
     if not -n - 1 <= axis <= n:
         raise ValueError(f"dim {axis} not in the interval [{-n - 1}, {n}].")
