@@ -33,8 +33,8 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
                 swap_memory=False, time_major=False, scope=None):
     """Runs `cell` over the time steps of `inputs` ([batch, time, ...], or [time, batch, ...] with
     time_major); returns (outputs, final state)."""
-    if not callable(cell) or not hasattr(cell, "state_size"):
-        raise TypeError(f"cell must be an instance of RNNCell, saw: {type(cell)}")
+    from .rnn import _assert_like_rnncell
+    _assert_like_rnncell("cell", cell)
     flat_input = [convert_to_tensor(x) for x in _fg.flatten(inputs)]
     with vs.variable_scope(scope or "rnn") as varscope:
         if not time_major:  # inside the scope, so TF's names: rnn/transpose in, rnn/transpose_1 out
@@ -47,13 +47,13 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
             state = initial_state
         else:
             if dtype is None:
-                raise ValueError("If there is no initial_state, you must give a dtype.")
+                raise ValueError("If no initial_state is provided, argument `dtype` must be specified")
             state = cell.zero_state(batch_size, dtype)
         if sequence_length is not None:
-            sequence_length = math_ops.cast(convert_to_tensor(sequence_length), _dtypes.int32)
+            sequence_length = math_ops.cast(sequence_length, _dtypes.int32)
             if sequence_length.shape.ndims not in (None, 1):
-                raise ValueError(f"sequence_length must be a vector of length batch_size, but saw shape: "
-                                 f"{sequence_length.shape}")
+                raise ValueError("Argument sequence_length must be a vector of length batch_size. Received "
+                                 f"sequence_length={sequence_length} of shape: {sequence_length.shape}")
             sequence_length = array_ops.identity(sequence_length, name="sequence_length")
         time_steps = time_static if time_static is not None else array_ops.shape(flat_input[0])[0]
         out_dtype = flat_input[0].dtype.base_dtype
@@ -115,7 +115,7 @@ def bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None, in
             inputs_rev = _fg.map_structure(rev, inputs)
             tmp, st_bw = dynamic_rnn(cell_bw, inputs_rev, sequence_length, initial_state_bw, dtype,
                                      parallel_iterations, swap_memory, time_major, scope=bw_scope)
-        out_bw = _fg.map_structure(rev, tmp)
+    out_bw = _fg.map_structure(rev, tmp)  # outside the scope, as TF: "ReverseSequence"
     return (out_fw, out_bw), (st_fw, st_bw)
 
 
