@@ -47,8 +47,3 @@ def test_maybe_batch_join():
         tf.train.maybe_batch_join([[a]], False, batch_size=2)
 
 
-def test_object_based_checkpoints_say_they_are_not_supported():
-    with pytest.raises(NotImplementedError, match="tf.train.Checkpoint"):
-        tf.train.Checkpoint(v=tf.Variable(1.0))
-    with pytest.raises(NotImplementedError, match="CheckpointManager"):
-        tf.train.CheckpointManager(None, "/tmp/x", max_to_keep=3)
