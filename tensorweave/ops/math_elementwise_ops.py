@@ -336,16 +336,17 @@ def _floormod_grad(op, grad):
 
 @registry.register_gradient("Pow")
 def _pow_grad(op, grad):
+    """TF's _PowGrad op for op: grad * (y * x^(y-1), z * log(x)), log taken as 0 where x <= 0
+    (complex: where x == 0) through a Select on a safe x, then _ReduceGradientArgs."""
     x, y = op._inputs
-    z = op.outputs[0]
-    gx = grad * y * pow(x, y - _one(y))
-    if x.dtype.is_complex:
-        log_x = log(x)
-    else:
-        pos = cast(greater(x, _zero(x)), x.dtype.base_dtype)
-        log_x = log(x * pos + (_one(x) - pos)) * pos   # log(x) where x > 0, else 0 (TF's rule)
-    gy = grad * z * log_x
-    return _binary_grads(op, gx, gy)
+    cx, cy = conj(x), conj(y)
+    gx = grad * cy * pow(cx, cy - 1)
+    a = _a(x)
+    mask = not_equal(cx, 0) if x.dtype.is_complex else cx > 0
+    safe_x = a.where(mask, cx, a.ones_like(x))
+    log_x = a.where(mask, log(safe_x), a.zeros_like(x))
+    gy = grad * conj(op.outputs[0]) * log_x
+    return list(_reduce_gradient_args(x, y, gx, gy))
 
 
 def _one(t):
@@ -598,4 +599,4 @@ def _complex_abs_grad(op, grad):  # TF: complex(grad, 0) * sign(x)
 
 # Ops of the family's other modules, called only when the functions above run. Imported
 # last: the modules call each other, and math_ops.py imports them all once its helpers exist.
-from .math_compare_ops import cast, greater, greater_equal, less_equal, scalar_mul  # noqa: E402
+from .math_compare_ops import cast, greater_equal, less_equal, not_equal, scalar_mul  # noqa: E402
