@@ -45,5 +45,3 @@ def test_maybe_batch_join():
         str(tf.nest.map_structure(lambda t: t.shape, ref))
     with pytest.raises(NotImplementedError):
         tf.train.maybe_batch_join([[a]], False, batch_size=2)
-
-
