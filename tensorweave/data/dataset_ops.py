@@ -262,8 +262,10 @@ class TensorSliceDataset(DatasetV1):
             raise ValueError("Invalid `element`. `element` should not be empty.")
         dim0 = None
         for t in flat:
-            s = t.shape.with_rank_at_least(1)
-            if isinstance(t, SparseTensor):
+            if t.shape.ndims == 0:
+                raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+            s = t.shape
+            if isinstance(t, SparseTensor) or s.ndims is None:
                 continue
             d = s[0] if not hasattr(s[0], "value") else s[0].value
             if d is not None:

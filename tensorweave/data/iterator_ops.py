@@ -19,7 +19,7 @@ from ..framework.constant_op import convert_to_tensor
 from ..framework.func_graph import flatten, pack_sequence_as
 from ..framework.graph import get_default_graph
 from ..framework.op_util import apply_op
-from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
+from ..framework.tensor_shape import TensorShape, unknown_shape
 from ..kernels.registry import Fixed, register_kernel
 from ..framework.graph import Tensor
 from ..framework.sparse_tensor import SparseTensor
@@ -316,15 +316,33 @@ def _kind(structure):
 _one_shot_count = {}
 
 
+def _check_capturable_by_value(captures):
+    """A one-shot iterator copies the graph its dataset depends on into itself, as TF does; that
+    copy cannot hold a placeholder (nothing feeds it) or a stateful op (a variable, a table)."""
+    seen, stack = set(), [t.op for t in reversed(captures)]
+    while stack:
+        op = stack.pop()
+        if op in seen:
+            continue
+        seen.add(op)
+        if op.type in ("Placeholder", "PlaceholderWithDefault", "PlaceholderV2"):
+            raise ValueError(f"Cannot capture a placeholder (name:{op.name}, type:{op.type}) by value.")
+        if registry.get_op_def(op.type).stateful:
+            raise ValueError(
+                f"Cannot capture a stateful node (name:{op.name}, type:{op.type}) by value.: A likely cause of this "
+                f"error is that the dataset for which you are calling `make_one_shot_iterator()` captures a "
+                f"stateful object, such as a `tf.Variable` or `tf.lookup.StaticHashTable`, which is not "
+                f"supported. Use `make_initializable_iterator()` instead.")
+        stack.extend(t.op for t in reversed(list(op.inputs)))
+        stack.extend(reversed(list(op.control_inputs)))
+
+
 def make_one_shot_iterator(dataset):
     """An iterator that starts itself over `dataset` the first time it is used (in each session)."""
     if not isinstance(dataset, DatasetV1):
         raise TypeError(f"Expected a Dataset, got {type(dataset)}")
     captures = dataset.all_captures()
-    for t in captures:
-        if t.op.type == "Placeholder":
-            raise ValueError(f"Failed to capture a placeholder ({t.name}) by value: a one-shot iterator "
-                             f"cannot depend on a fed tensor; use make_initializable_iterator.")
+    _check_capturable_by_value(captures)
     g = captures[0].graph if captures else get_default_graph()
     with g.as_default():
         handle = apply_op("OneShotIterator", captures, [_dtypes.resource], "OneShotIterator", attrs={

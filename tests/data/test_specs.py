@@ -89,3 +89,15 @@ def test_dataset_element_spec_and_repr():
 def test_zip_takes_datasets_as_arguments():
     z = tf.data.Dataset.zip(tf.data.Dataset.range(3), tf.data.Dataset.range(3))
     assert z.output_types == (tf.int64, tf.int64)
+
+
+def test_one_shot_iterator_refuses_placeholders_and_state():
+    # TF 2.21's messages: the dataset graph is copied by value into the iterator.
+    p = tf.placeholder(tf.int64, [])
+    with pytest.raises(ValueError, match=r"Cannot capture a placeholder \(name:Placeholder, type:Placeholder\)"):
+        tf.data.Dataset.range(3).map(lambda x: x + p).make_one_shot_iterator()
+    v = tf.Variable(3, dtype=tf.int64)
+    with pytest.raises(ValueError, match=r"Cannot capture a stateful node \(name:Variable, type:VariableV2\)"):
+        tf.data.Dataset.range(3).map(lambda x: x + v).make_one_shot_iterator()
+    with pytest.raises(ValueError, match="Unbatching a tensor is only supported for rank >= 1"):
+        tf.data.Dataset.from_tensor_slices(p)

@@ -3,6 +3,7 @@ threads (every wait bounded), close/cancel, timeouts, session close.
 
 Expected names and messages were recorded from TensorFlow 2.21 (tf.compat.v1, graph mode)."""
 
+import re
 import threading
 import time
 
@@ -66,14 +67,14 @@ def test_fifo_order_size_and_closed_errors():
         np.testing.assert_array_equal(sess.run(q.dequeue_many(2)), [2, 3])
         sess.run(q.close())
         assert sess.run(q.is_closed())
-        with pytest.raises(tf.errors.CancelledError, match="FIFOQueue '_0_fifo_queue' is closed."):
+        with pytest.raises(tf.errors.CancelledError, match=r"FIFOQueue '_\d+_fifo_queue' is closed."):
             sess.run(q.enqueue(9))
         with pytest.raises(tf.errors.OutOfRangeError,
                            match=r"is closed and has insufficient elements \(requested 3, current size 2\)"):
             sess.run(q.dequeue_many(3))
         np.testing.assert_array_equal(sess.run(q.dequeue_up_to(3)), [4, 5])
         with pytest.raises(tf.errors.OutOfRangeError,
-                           match=r"FIFOQueue '_0_fifo_queue' is closed and has insufficient elements "
+                           match=r"FIFOQueue '_\d+_fifo_queue' is closed and has insufficient elements "
                                  r"\(requested 1, current size 0\)"):
             sess.run(q.dequeue())
 
@@ -174,7 +175,7 @@ def test_random_shuffle_queue_seeded_and_min_after_dequeue():
                     sess.run(q.dequeue(), options=tf.RunOptions(timeout_in_ms=30))
                 sess.run(q.close())
                 with pytest.raises(tf.errors.OutOfRangeError,
-                                   match=r"RandomShuffleQueue '_0_random_shuffle_queue' is closed and has "
+                                   match=r"RandomShuffleQueue '_\d+_random_shuffle_queue' is closed and has "
                                          r"insufficient elements \(requested 3, current size 2\)"):
                     sess.run(q.dequeue_many(3))
                 rest = sess.run(q.dequeue_up_to(3))
@@ -233,3 +234,27 @@ def test_concurrent_producers_and_consumers():
             t.join(10)
         assert not any(t.is_alive() for t in threads)
     assert sorted(got) == sorted(list(range(50)) + list(range(100, 150)))
+
+
+def test_anonymous_queue_names_count_across_sessions():
+    # TF 2.21 numbers non-shared resources with one process-wide counter: a queue made by a later
+    # session has a larger number (recorded: '_0_priority_queue' then '_1_fifo_queue').
+    q = tf.FIFOQueue(2, tf.int32, shapes=[[]])
+    ids = []
+    for _ in range(2):
+        with tf.Session() as sess:
+            sess.run(q.close())
+            with pytest.raises(tf.errors.CancelledError) as e:
+                sess.run(q.enqueue(1))
+            ids.append(int(re.search(r"'_(\d+)_fifo_queue'", e.value.message).group(1)))
+    assert ids[1] > ids[0]
+
+
+def test_priority_queue_string_component_batches():
+    q = tf.PriorityQueue(5, [tf.string], shapes=[[]])
+    with tf.Session() as sess:
+        for p, v in [(3, "c"), (1, "a"), (2, "b")]:
+            sess.run(q.enqueue((tf.constant(p, tf.int64), v)))
+        prio, vals = sess.run(q.dequeue_many(3))
+    np.testing.assert_array_equal(prio, [1, 2, 3])
+    assert vals.dtype == object and vals.tolist() == [b"a", b"b", b"c"]

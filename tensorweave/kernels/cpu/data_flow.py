@@ -101,14 +101,18 @@ class Waitable:
 
 # -- queues ------------------------------------------------------------------------------------
 
+# TF's ResourceMgr::GenerateUniqueId: one counter for the whole process, so a queue made in a
+# second session is `_1_fifo_queue`, not `_0_fifo_queue`.
+_UNIQUE_IDS = itertools.count()
+
+
 def _name_maker(ctx, op):
-    """TF names a non-shared resource `_<n>_<op name>`, n counting such resources per session.
+    """TF names a non-shared resource `_<n>_<op name>`, n counting such resources in the process.
     Returns a function giving that name (call it inside the resource's factory)."""
     shared_name = op._get_attr("shared_name")
     if shared_name:
         return lambda: shared_name
-    counter = ctx.resources.lookup_or_create("_counter", "anonymous", lambda: itertools.count())
-    return lambda: f"_{next(counter)}_{op.name}"
+    return lambda: f"_{next(_UNIQUE_IDS)}_{op.name}"
 
 
 class Queue(Waitable):
@@ -278,7 +282,8 @@ def _stack(parts, dt):
         first = np.asarray(parts[0], dtype=object)
         out = np.empty((len(parts),) + first.shape, dtype=object)
         for j, p in enumerate(parts):
-            out[j] = p
+            # A scalar row goes in as its bytes (storing a 0-d array would nest arrays).
+            out[j] = np.asarray(p, dtype=object).item() if not first.shape else p
         return out
     return np.stack(parts).astype(dt, copy=False)
 
