@@ -333,9 +333,10 @@ def _words(stream, start, count):
 
 
 def shuffled_indices(stream, n):
-    """TF's RandomShuffle permutation of range(n): reserve ceil(n/4) Philox blocks, then a
+    """TF's RandomShuffle permutation of range(n): reserve ceil((n-1)/4) Philox blocks (one
+    32-bit sample per swap; a second run starts right after them), then a
     Fisher-Yates pass where position i swaps with i + (next 32-bit sample % (n - i))."""
-    start = stream.reserve(-(-n // 4))
+    start = stream.reserve(-(-(n - 1) // 4))
     w = _words(stream, start, n - 1).astype(np.int64)
     targets = (np.arange(n - 1) + w % np.arange(n, 1, -1)).tolist()
     perm = list(range(n))
