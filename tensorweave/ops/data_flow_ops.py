@@ -240,7 +240,7 @@ def _queue_op(op_type, name, dtypes, shapes, capacity, shared_name, extra=None):
     attrs = {"component_types": list(dtypes), "shapes": _shape_attr(shapes), "capacity": int(capacity),
              "container": getattr(get_default_graph(), "_container", ""), "shared_name": shared_name or ""}
     attrs.update(extra or {})
-    return apply_op(op_type, [], [_dtypes.resource], name, attrs=attrs)
+    return apply_op(op_type, [], [_dtypes.resource], name or op_type, attrs=attrs)
 
 
 class FIFOQueue(QueueBase):

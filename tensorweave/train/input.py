@@ -61,7 +61,7 @@ def input_producer(input_tensor, element_shape=None, num_epochs=None, shuffle=Tr
             input_tensor = random_ops.random_shuffle(input_tensor, seed=seed)
         input_tensor = limit_epochs(input_tensor, num_epochs)
         q = data_flow_ops.FIFOQueue(capacity=capacity, dtypes=[input_tensor.dtype.base_dtype],
-                                    shapes=[element_shape], shared_name=shared_name, name=name or "fifo_queue")
+                                    shapes=[element_shape], shared_name=shared_name, name=name)
         enq = q.enqueue_many([input_tensor])
         add_queue_runner(QueueRunner(q, [enq], cancel_op=cancel_op))
         if summary_name is not None:

@@ -258,3 +258,21 @@ def test_priority_queue_string_component_batches():
         prio, vals = sess.run(q.dequeue_many(3))
     np.testing.assert_array_equal(prio, [1, 2, 3])
     assert vals.dtype == object and vals.tolist() == [b"a", b"b", b"c"]
+
+
+def test_range_input_producer_reshuffles_each_epoch_as_tf():
+    # Recorded from TF 2.21: tf.set_random_seed(5); range_input_producer(5, seed=2), two epochs;
+    # the queue is named input_producer/FIFOQueueV2 when input_producer is called directly.
+    with tf.Graph().as_default():
+        tf.set_random_seed(5)
+        r = tf.train.range_input_producer(5, shuffle=True, seed=2).dequeue()
+        q = tf.train.input_producer(tf.constant([1, 2]), shuffle=False)
+        assert q.name == "input_producer_1/FIFOQueueV2"
+        with tf.Session() as sess:
+            coord = tf.train.Coordinator()
+            threads = tf.train.start_queue_runners(sess, coord)
+            got = [int(sess.run(r)) for _ in range(10)]
+            coord.request_stop()
+            sess.run(q.close(cancel_pending_enqueues=True))
+            coord.join(threads)
+    assert got == [1, 2, 0, 3, 4, 1, 4, 3, 2, 0]
