@@ -256,7 +256,14 @@ def _call_grad_fn(op, out_grads, array_ops, gate=False, needed=None):
     try:
         fn = registry.get_gradient_function(grad_type)
     except LookupError:
-        raise LookupError(f"No gradient defined for operation '{op.name}' (op type: {grad_type})") from None
+        raise LookupError(  # TF's words, its missing space included
+            f"No gradient defined for operation'{op.name}' (op type: {op.type}). In general every "
+            "operation must have an associated `@tf.RegisterGradient` for correct autodiff, which "
+            "this op is lacking. If you want to pretend this operation is a constant in your "
+            "program, you may insert `tf.stop_gradient`. This can be useful to silence the error in "
+            "cases where you know gradients are not needed, e.g. the forward pass of "
+            "tf.custom_gradient. Please see more details in "
+            "https://www.tensorflow.org/api_docs/python/tf/custom_gradient.") from None
     if fn is None:
         return None
     # Outputs without a gradient get zeros when another output has one (multi-output ops);

@@ -359,9 +359,14 @@ def _zero(t):
 
 @registry.register_gradient("Atan2")
 def _atan2_grad(op, grad):
+    """TF's _Atan2Grad: grad * x / (y^2 + x^2), grad * -y / (y^2 + x^2), after grad."""
+    from ..framework.graph import control_dependencies
     y, x = op._inputs
-    inv = reciprocal(square(x) + square(y))
-    return [_reduce_to(grad * (x * inv), y, x), _reduce_to(grad * (negative(y) * inv), x, y)]
+    with control_dependencies([grad]):
+        grad_inv = grad / (square(y) + square(x))
+        gy = x * grad_inv
+        gx = -y * grad_inv
+        return list(_reduce_gradient_args(y, x, gy, gx))
 
 
 def _select_grads(op, grad, xmask):

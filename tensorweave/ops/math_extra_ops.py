@@ -18,8 +18,8 @@ from ..framework.op_util import apply_op, broadcast_shape_fn, unchanged_shape
 from ..framework.tensor_shape import TensorShape, unknown_shape
 from .math_ops import (
     _a, _binary, _check_allowed, _dense, _FLOAT, _INDEX, _NUMBER, _REAL, _reduce_to, _unary,
-    _unsorted_segment_shape, _segment_shape, argmax, argmin, cast, equal, exp, log, maximum, minimum,
-    multiply, reduce_mean, reduce_sum, segment_sum, sqrt, square, unsorted_segment_sum,
+    _unsorted_segment_shape, _segment_shape, argmax, argmin, cast, equal, exp, maximum, minimum,
+    reduce_mean, reduce_sum, segment_sum, sqrt, square, unsorted_segment_sum,
 )
 
 __all__ = [
@@ -38,8 +38,6 @@ for _t in ["Lgamma", "Digamma", "Erfc", "Erfinv", "Ndtri", "Acosh", "Asinh", "At
     registry.register_op(_t, shape_fn=unchanged_shape)
 for _t in ["Xlogy", "Xdivy", "Xlog1py", "MulNoNan", "Igamma", "Igammac", "Zeta", "Polygamma"]:
     registry.register_op(_t, shape_fn=broadcast_shape_fn)
-for _t in ["Igamma", "Igammac", "Zeta", "Polygamma", "Betainc"]:
-    registry.no_gradient(_t)
 
 
 def lgamma(x, name=None):
@@ -203,37 +201,86 @@ def _atanh_grad(op, grad):
     return [grad / (constant(1, dtype=grad.dtype.base_dtype) - square(op.inputs[0]))]
 
 
-def _zero_where_x_zero(x, v):
-    from .array_misc_ops import where_v2
-    from .array_ops import zeros_like
-    return where_v2(equal(x, zeros_like(x)), zeros_like(v), v)
+def _broadcast_partials(x, y, partials, grad):
+    """TF's pattern for these gradients: Shape, Shape_1, BroadcastGradientArgs first, then (with
+    a control dependency on grad) `partials()` and each one summed and reshaped to its input."""
+    from ..framework.graph import control_dependencies
+    from .math_ops import broadcast_gradient_args
+    a = _a(x)
+    sx, sy = a.shape(x), a.shape(y)
+    rx, ry = broadcast_gradient_args(sx, sy)
+    with control_dependencies([grad]):
+        px, py = partials()
+        return [None if px is None else a.reshape(reduce_sum(px * grad, rx), sx),
+                None if py is None else a.reshape(reduce_sum(py * grad, ry), sy)]
+
+
+def _not_zero(x):
+    from .math_compare_ops import not_equal
+    return cast(not_equal(x, cast(0., dtype=x.dtype)), dtype=x.dtype)
 
 
 @registry.register_gradient("Xlogy")
 def _xlogy_grad(op, grad):
+    """TF's _XLogyGrad: (xlogy(x != 0, y), xdivy(x, y))."""
     x, y = op.inputs
-    gx = _zero_where_x_zero(x, log(y)) * grad
-    gy = _zero_where_x_zero(x, x / y) * grad
-    return [_reduce_to(gx, x, y), _reduce_to(gy, y, x)]
+    return _broadcast_partials(x, y, lambda: (
+        _binary("Xlogy", _not_zero(x), y, "Xlogy", allowed=None),
+        _binary("Xdivy", x, y, "Xdivy", allowed=None)), grad)
 
 
 @registry.register_gradient("Xdivy")
 def _xdivy_grad(op, grad):
+    """TF's _XDivyGrad: (xdivy(x != 0, y), xdivy(-x, y**2))."""
+    from .math_elementwise_ops import negative
     x, y = op.inputs
-    one = constant(1, dtype=grad.dtype.base_dtype)
-    gx = _zero_where_x_zero(x, one / y + x * 0) * grad
-    gy = _zero_where_x_zero(x, -x / square(y)) * grad
-    return [_reduce_to(gx, x, y), _reduce_to(gy, y, x)]
+    return _broadcast_partials(x, y, lambda: (
+        _binary("Xdivy", _not_zero(x), y, "Xdivy", allowed=None),
+        _binary("Xdivy", negative(x), y ** 2, "Xdivy", allowed=None)), grad)
 
 
 @registry.register_gradient("Xlog1py")
 def _xlog1py_grad(op, grad):
-    from .math_elementwise_ops import log1p
+    """TF's _XLog1pyGrad: (xlog1py(x != 0, y), xdivy(x, y + 1))."""
     x, y = op.inputs
-    one = constant(1, dtype=grad.dtype.base_dtype)
-    gx = _zero_where_x_zero(x, log1p(y)) * grad
-    gy = _zero_where_x_zero(x, x / (y + one)) * grad
-    return [_reduce_to(gx, x, y), _reduce_to(gy, y, x)]
+    return _broadcast_partials(x, y, lambda: (
+        _binary("Xlog1py", _not_zero(x), y, "Xlog1py", allowed=None),
+        _binary("Xdivy", x, y + 1., "Xdivy", allowed=None)), grad)
+
+
+@registry.register_gradient("Zeta")
+def _zeta_grad(op, grad):
+    """TF's _ZetaGrad: d/dq zeta(x, q) = -x * zeta(x + 1, q); none for x (as TF)."""
+    x, q = op.inputs
+    return _broadcast_partials(x, q, lambda: (None, -x * zeta(x + 1, q)), grad)
+
+
+@registry.register_gradient("Polygamma")
+def _polygamma_grad(op, grad):
+    """TF's _PolygammaGrad: d/dx polygamma(n, x) = polygamma(n + 1, x); none for n (as TF)."""
+    n, x = op.inputs
+    return _broadcast_partials(n, x, lambda: (None, polygamma(n + 1, x)), grad)
+
+
+@registry.register_gradient("Betainc")
+def _betainc_grad(op, grad):
+    """TF's _BetaincGrad: only d/dx, x^(a-1) (1-x)^(b-1) / B(a, b), in log space."""
+    from .math_ops import broadcast_gradient_args
+    a_, b, x = op.inputs
+    arr = _a(x)
+    sa, sx = arr.shape(a_), arr.shape(x)
+    _, rx = broadcast_gradient_args(sa, sx)
+    log_beta = lgamma(a_) + lgamma(b) - lgamma(a_ + b)
+    partial_x = exp(xlog1py(b - 1, -x) + xlogy(a_ - 1, x) - log_beta)
+    return [None, None, arr.reshape(reduce_sum(partial_x * grad, rx), sx)]
+
+
+def _unsupported_grad(op, grad):
+    raise LookupError(f"The gradient of {op.type} (op {op.name!r}) is not supported by tensorweave yet")
+
+
+for _t in ["Igamma", "Igammac"]:  # TF's needs the IgammaGradA kernel, not written yet
+    registry.register_gradient(_t)(_unsupported_grad)
 
 
 @registry.register_gradient("MulNoNan")
@@ -250,8 +297,8 @@ for _t in ["SegmentMax", "SegmentMin", "SegmentProd"]:
     registry.register_op(_t, shape_fn=_segment_shape)
 for _t in ["UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd"]:
     registry.register_op(_t, shape_fn=_unsorted_segment_shape)
-registry.no_gradient("SegmentProd")
-registry.no_gradient("UnsortedSegmentProd")
+registry.register_gradient("SegmentProd")(_unsupported_grad)  # TF has one; not written yet
+registry.register_gradient("UnsortedSegmentProd")(_unsupported_grad)
 
 
 def _ids(segment_ids):

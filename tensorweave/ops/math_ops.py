@@ -192,9 +192,10 @@ for _t in _BINARY_TYPES:
     registry.register_op(_t, shape_fn=broadcast_shape_fn)
 
 for _t in ["Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
-           "LogicalNot", "IsNan", "IsInf", "IsFinite", "FloorDiv", "TruncateDiv", "TruncateMod", "Floor",
+           "LogicalNot", "IsNan", "IsInf", "IsFinite", "FloorDiv", "TruncateDiv", "Floor",
            "Ceil", "Round", "Rint"]:
     registry.no_gradient(_t)
+# (TruncateMod has no gradient in TF either: tf.gradients through it raises LookupError.)
 
 
 def _a(x):
