@@ -200,32 +200,38 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     `depth` at `axis`, last by default). Indices outside [0, depth) give all off_value."""
     g = _graph()
     with g.name_scope(name or "one_hot") as scope:
-        on_t = on_value if isinstance(on_value, Tensor) else None
-        off_t = off_value if isinstance(off_value, Tensor) else None
-        on_dt = _base(on_t) if on_t is not None else (_to_dtype_of(on_value) if on_value is not None else None)
-        off_dt = _base(off_t) if off_t is not None else (_to_dtype_of(off_value) if off_value is not None else None)
-        if dtype is not None:
-            dtype = _dtypes.as_dtype(dtype).base_dtype
-            if on_dt is not None and on_dt != dtype and on_t is not None:
-                raise TypeError(f"dtype {dtype!r} of on_value does not match dtype parameter {on_dt!r}")
-            if off_dt is not None and off_dt != dtype and off_t is not None:
-                raise TypeError(f"dtype {dtype!r} of off_value does not match dtype parameter {off_dt!r}")
-        else:
-            dtype = on_dt or off_dt or _dtypes.float32
-            if on_dt is not None and off_dt is not None and on_dt != off_dt:
-                raise TypeError(f"dtype {on_dt!r} of on_value does not match dtype {off_dt!r} of off_value")
-        one = "" if dtype is _dtypes.string else 1
-        zero = "" if dtype is _dtypes.string else 0
-        on = on_t if on_t is not None else _to_tensor(on_value if on_value is not None else one, name="on_value",
-                                                        dtype=dtype)
-        off = off_t if off_t is not None else _to_tensor(off_value if off_value is not None else zero,
-                                                           name="off_value", dtype=dtype)
+        # TF converts given on/off values first (unnamed: "Const", with dtype as a hint), checks
+        # their dtypes, and only then makes the defaults ("on_value"/"off_value") of the dtype
+        dtype = _dtypes.as_dtype(dtype).base_dtype if dtype is not None else None
+        on_exists, off_exists = on_value is not None, off_value is not None
+        if on_exists:
+            on_value = convert_to_tensor(on_value, dtype_hint=dtype)
+        if off_exists:
+            off_value = convert_to_tensor(off_value, dtype_hint=dtype)
+        on_dt = _base(on_value) if on_exists else None
+        off_dt = _base(off_value) if off_exists else None
+        if on_exists or off_exists:
+            if dtype is not None:
+                if on_exists and on_dt != dtype:
+                    raise TypeError(f"dtype {on_dt} of on_value does not match dtype parameter {dtype}")
+                if off_exists and off_dt != dtype:
+                    raise TypeError(f"dtype {off_dt} of off_value does not match dtype parameter {dtype}")
+            else:
+                dtype = on_dt if on_exists else off_dt
+            if on_exists and off_exists and on_dt != off_dt:
+                raise TypeError(f"dtype {on_dt} of on_value does not match dtype {off_dt} of off_value")
+        elif dtype is None:
+            dtype = _dtypes.float32
+        if not on_exists:
+            on_value = convert_to_tensor(1, dtype, name="on_value")
+        if not off_exists:
+            off_value = convert_to_tensor(0, dtype, name="off_value")
         indices = _to_tensor(indices, name="indices")
-        if _base(indices) not in (_dtypes.uint8, _dtypes.int32, _dtypes.int64):
+        if _base(indices) not in (_dtypes.uint8, _dtypes.int8, _dtypes.int32, _dtypes.int64):
             raise TypeError(f"Value passed to parameter 'indices' has DataType {_base(indices).name} not in "
-                            "list of allowed values: uint8, int32, int64")
+                            "list of allowed values: uint8, int8, int32, int64")
         depth = _to_tensor(depth, name="depth", dtype=_dtypes.int32)
-        return apply_op("OneHot", [indices, depth, on, off], [dtype], scope,
+        return apply_op("OneHot", [indices, depth, on_value, off_value], [dtype], scope,
                         attrs={"T": dtype, "TI": _base(indices), "axis": -1 if axis is None else int(axis)})
 
 

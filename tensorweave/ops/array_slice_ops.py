@@ -187,14 +187,23 @@ def _ss_shape_fn(x_shape, begin, end, strides, n_spec, masks):
     return TensorShape(out)
 
 
+def _const_list(t):
+    v = constant_value(t)
+    return None if v is None or np.ndim(v) != 1 else [int(d) for d in v]
+
+
 def _strided_slice_shape(op):
     x, b_t, e_t, s_t = op.inputs
     masks = _ss_masks(op)
-    b, e, s = _partial_dims(b_t), _partial_dims(e_t), _partial_dims(s_t)
-    n = next((len(v) for v in (b, e, s) if v is not None), None)
     for t in (b_t, e_t, s_t):
         if t.shape.ndims not in (None, 1):
             raise ValueError(f"Shape must be rank 1 but is rank {t.shape.ndims}")
+    # TF reads begin, end and strides as whole constant vectors: strides unknown -> unknown
+    # shape; begin (end) unknown -> every dimension that needs it unknown
+    b, e, s = (_const_list(t) for t in (b_t, e_t, s_t))
+    if s is None or x.shape.ndims is None:
+        return [unknown_shape()]
+    n = len(s)
     note_input_value(3, constant_value(s_t))
     try:
         return [_ss_shape_fn(x.shape, b, e, s, n, masks)]
@@ -299,26 +308,23 @@ def _slice_helper(tensor, slice_spec, var=None):
                 raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
                                 "tf.int32/tf.int64 tensors are valid indices, got ?")
         if isinstance(s, _builtin_slice):
-            s = _builtin_slice(None if undefined(s.start) else value(s.start),
-                               None if undefined(s.stop) else value(s.stop),
-                               None if undefined(s.step) else value(s.step))
-            if s.start is not None:
-                _check_index(s.start)
-                begin.append(s.start)
-            else:
-                begin.append(0)
+            parts = [None if undefined(v) else value(v) for v in (s.start, s.stop, s.step)]
+            tensor_part = next((v for v in parts if isinstance(v, Tensor)), None)
+            for v in parts:
+                if v is not None:
+                    _check_index(v)
+            # TF: in a slice holding a tensor, each omitted part becomes a constant of its dtype
+            # (0, 0, 1: top-level "Const" ops), the masks still marking the omitted ends
+            fill = [0, 0, 1]
+            full = [constant(fill[k], dtype=_base(tensor_part)) if v is None and tensor_part is not None else v
+                    for k, v in enumerate(parts)]
+            begin.append(0 if full[0] is None else full[0])
+            end.append(0 if full[1] is None else full[1])
+            strides.append(1 if full[2] is None else full[2])
+            if parts[0] is None:
                 bm |= bit
-            if s.stop is not None:
-                _check_index(s.stop)
-                end.append(s.stop)
-            else:
-                end.append(0)
+            if parts[1] is None:
                 em |= bit
-            if s.step is not None:
-                _check_index(s.step)
-                strides.append(s.step)
-            else:
-                strides.append(1)
         elif s is Ellipsis:
             begin.append(0)
             end.append(0)
@@ -334,7 +340,9 @@ def _slice_helper(tensor, slice_spec, var=None):
             begin.append(s)
             # The end of a shrunk axis is never read (kernels use begin); TF still builds s + 1.
             end.append(s + 1 if not isinstance(s, Tensor) or hasattr(Tensor, "__add__") else s)
-            strides.append(1)
+            # TF gives an int16/int64 tensor index a stride constant of its dtype
+            strides.append(constant(1, dtype=_base(s)) if isinstance(s, Tensor) and
+                           _base(s) in (_dtypes.int16, _dtypes.int64) else 1)
             sm |= bit
     g = _graph()
     with g.name_scope("strided_slice") as name:

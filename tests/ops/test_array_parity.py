@@ -154,3 +154,55 @@ def test_convert_shapes_and_lists_holding_tensors():
             tf.convert_to_tensor([p, tf.constant([1, 2])])
         with pytest.raises(ValueError, match=r"packed_1/1_1\)' with input shapes"):  # TF's names
             tf.convert_to_tensor([p, [1, 2]])
+
+
+@pytest.mark.parametrize("spec, shape", [
+    # static shapes recorded from TF 2.21 for p = placeholder([3, 4, 5]), i = int32 scalar
+    ("p[:, i:]", [3, None, 5]), ("p[1:, i]", [None, 5]), ("p[:, 1:3, :i]", [3, None, None]),
+    ("p[None, :, i:]", [1, 3, None, 5]), ("p[::-1, i:]", [3, None, 5]), ("p[::i]", None), ("p[i, 1:3]", [None, 5]),
+    ("p[tf.constant(1):3]", [2, 4, 5]), ("p[:, tf.constant(1):tf.constant(3)]", [3, 2, 5]),
+])
+def test_slices_with_tensors_have_tfs_static_shapes(spec, shape):
+    p = tf.placeholder(tf.float32, [3, 4, 5])
+    i = tf.placeholder(tf.int32, [])  # noqa: F841 (used by eval)
+    t = eval(spec)
+    assert (t.shape.as_list() if t.shape.ndims is not None else None) == shape
+
+
+def test_slices_with_tensors_make_tfs_constants():
+    g = tf.get_default_graph()
+    p = tf.placeholder(tf.float32, [None, 4, 5])
+    i = tf.placeholder(tf.int32, [])
+    j = tf.placeholder(tf.int64, [])
+    n = len(g.get_operations())
+    t = p[:, i:]
+    assert [(o.name, o.type) for o in g.get_operations()[n:]] == [  # recorded from TF
+        ("Const", "Const"), ("Const_1", "Const"), ("strided_slice/stack/0", "Const"), ("strided_slice/stack", "Pack"),
+        ("strided_slice/stack_1/0", "Const"), ("strided_slice/stack_1", "Pack"), ("strided_slice/stack_2/0", "Const"),
+        ("strided_slice/stack_2", "Pack"), ("strided_slice", "StridedSlice")]
+    assert [t.op.get_attr(m) for m in ("begin_mask", "end_mask")] == [1, 3]
+    n = len(g.get_operations())
+    p[:, j]
+    assert [(o.name, o.type) for o in g.get_operations()[n:]][:3] == [("add/y", "Const"), ("add", "AddV2"),
+                                                                     ("Const_2", "Const")]
+    with tf.Session() as sess:
+        x = np.arange(40, dtype=np.float32).reshape(2, 4, 5)
+        np.testing.assert_array_equal(sess.run(t, {p: x, i: 2}), x[:, 2:])
+        np.testing.assert_array_equal(sess.run(p[::i], {p: x, i: 2}), x[::2])
+
+
+def test_one_hot_dtype_rules():
+    with pytest.raises(TypeError, match=r"^dtype <dtype: 'int32'> of on_value does not match dtype "
+                                        r"<dtype: 'float32'> of off_value$"):
+        tf.one_hot([1], 2, on_value=1, off_value=0.5)
+    with pytest.raises(TypeError, match=r"^dtype <dtype: 'float32'> of on_value does not match dtype parameter "
+                                        r"<dtype: 'int32'>$"):
+        tf.one_hot([1], 2, on_value=tf.constant(1.), dtype=tf.int32)
+    with pytest.raises(TypeError, match="^Expected string, but got 0 of type 'int'.$"):
+        tf.one_hot([1], 2, on_value="a")
+    t = tf.one_hot([1, 2], 3, on_value=5, off_value=-1)
+    # the failed calls above used up one_hot, one_hot_1 and one_hot_2, as in TF
+    assert [x.name for x in t.op.inputs] == ["one_hot_3/indices:0", "one_hot_3/depth:0", "one_hot_3/Const:0",
+                                             "one_hot_3/Const_1:0"]  # TF
+    assert tf.one_hot(np.array([1], np.int8), 2).op.get_attr("TI") == tf.int8
+    assert tf.one_hot([1], 2, on_value=2.0, dtype=tf.float64).dtype == tf.float64
