@@ -1,7 +1,6 @@
 """The `tf.data.experimental` namespace (a re-export list)."""
 
-import types as _types
-
+from ..framework.tensor_spec import SparseTensorSpec, TensorSpec, TypeSpec
 from . import experimental_ops as _e
 from .cardinality import assert_cardinality, cardinality
 from .csv_dataset import CsvDataset, make_csv_dataset
@@ -12,6 +11,7 @@ from .optional_ops import Optional, get_next_as_optional
 from .options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, DistributeOptions, ExternalStatePolicy,
                       OptimizationOptions, ServiceOptions, ThreadingOptions)
 from .sampling import RandomDataset, choose_from_datasets, sample_from_datasets
+from .specs import OptionalSpec, TensorArraySpec
 
 __all__ = ["namespace"]
 
@@ -30,5 +30,8 @@ def namespace():
         get_structure=get_structure, ThreadingOptions=ThreadingOptions, DistributeOptions=DistributeOptions,
         OptimizationOptions=OptimizationOptions, AutotuneOptions=AutotuneOptions, ServiceOptions=ServiceOptions,
         AutoShardPolicy=AutoShardPolicy, ExternalStatePolicy=ExternalStatePolicy,
-        AutotuneAlgorithm=AutotuneAlgorithm)
+        AutotuneAlgorithm=AutotuneAlgorithm,
+        # TF1's names for the specs: the Structure classes are the TypeSpecs.
+        Structure=TypeSpec, TensorStructure=TensorSpec, SparseTensorStructure=SparseTensorSpec,
+        OptionalStructure=OptionalSpec, TensorArrayStructure=TensorArraySpec)
     return ns

@@ -263,11 +263,51 @@ def _as_numpy_iterator(self):
     raise RuntimeError("`tf.data.Dataset.as_numpy_iterator()` is only supported in eager mode.")
 
 
+class SparseTensorSliceDataset(DatasetV1):
+    """TF1's `Dataset.from_sparse_tensor_slices`: the rows of a SparseTensor, each as the tuple
+    (indices [n, rank-1], values [n], dense_shape [rank-1]) of dense tensors."""
+
+    def __init__(self, sparse_tensor):
+        if not isinstance(sparse_tensor, (SparseTensor, SparseTensorValue)):
+            raise TypeError(f"`sparse_tensor` must be a `tf.sparse.SparseTensor` object. Was {sparse_tensor}.")
+        rows = TensorSliceDataset(sparse_tensor)
+        self._inputs = (rows,)
+        rank = rows._shapes[0].ndims
+        self._set_element((0, 1, 2), [_dtypes.int64, rows._types[0], _dtypes.int64],
+                          [TensorShape([None, rank]), TensorShape([None]), TensorShape([rank])])
+
+    def _bind(self, valmap, rt):
+        make_input = self._inputs[0]._bind(valmap, rt)
+
+        def make():
+            it = make_input()
+            try:
+                for (row,) in it:
+                    yield (np.asarray(row.indices, np.int64), np.asarray(row.values),
+                           np.asarray(row.dense_shape, np.int64))
+            finally:
+                it.close()
+        return make
+
+
 def _from_sparse_tensor_slices(sparse_tensor):
-    return TensorSliceDataset(sparse_tensor)
+    """Splits a SparseTensor row-wise (deprecated in TF: from_tensor_slices gives SparseTensors)."""
+    return SparseTensorSliceDataset(sparse_tensor)
+
+
+def _map_with_legacy_function(self, map_func, num_parallel_calls=None, deterministic=None):
+    """TF1's map through a legacy Defun: the same elements as `map`."""
+    return self.map(map_func, num_parallel_calls, deterministic)
+
+
+def _filter_with_legacy_function(self, predicate):
+    """TF1's filter through a legacy Defun: the same elements as `filter`."""
+    return self.filter(predicate)
 
 
 for _name, _fn in (("sparse_batch", _sparse_batch), ("ignore_errors", _ignore_errors),
                    ("get_single_element", _get_single_element), ("snapshot", _snapshot),
-                   ("as_numpy_iterator", _as_numpy_iterator)):
+                   ("as_numpy_iterator", _as_numpy_iterator), ("map_with_legacy_function", _map_with_legacy_function),
+                   ("filter_with_legacy_function", _filter_with_legacy_function)):
     setattr(DatasetV1, _name, _fn)
+DatasetV1.from_sparse_tensor_slices = staticmethod(_from_sparse_tensor_slices)

@@ -101,3 +101,24 @@ def test_one_shot_iterator_refuses_placeholders_and_state():
         tf.data.Dataset.range(3).map(lambda x: x + v).make_one_shot_iterator()
     with pytest.raises(ValueError, match="Unbatching a tensor is only supported for rank >= 1"):
         tf.data.Dataset.from_tensor_slices(p)
+
+
+def test_from_sparse_tensor_slices_gives_row_triples():
+    # Recorded from TF 2.21: the rows as (indices, values, dense_shape) dense tensors.
+    st = tf.SparseTensor([[0, 1], [2, 0], [2, 2]], [1.0, 2.0, 3.0], [3, 4])
+    ds = tf.data.Dataset.from_sparse_tensor_slices(st)
+    assert repr(ds) == ("<_SparseTensorSliceDataset element_spec=(TensorSpec(shape=(?, 1), dtype=tf.int64, "
+                        "name=None), TensorSpec(shape=(?,), dtype=tf.float32, name=None), TensorSpec(shape=(1,), "
+                        "dtype=tf.int64, name=None))>")
+    n = ds.make_one_shot_iterator().get_next()
+    with tf.Session() as sess:
+        rows = [sess.run(n) for _ in range(3)]
+    assert rows[0][0].tolist() == [[1]] and rows[0][1].tolist() == [1.0] and rows[0][2].tolist() == [4]
+    assert rows[1][0].shape == (0, 1)
+    assert rows[2][0].tolist() == [[0], [2]] and rows[2][1].tolist() == [2.0, 3.0]
+    assert tf.data.experimental.SparseTensorStructure is tf.SparseTensorSpec
+    m = tf.data.Dataset.range(4).map_with_legacy_function(lambda x: x * 3).filter_with_legacy_function(
+        lambda x: x > 2)
+    n = m.make_one_shot_iterator().get_next()
+    with tf.Session() as sess:
+        assert [sess.run(n), sess.run(n)] == [3, 6]
