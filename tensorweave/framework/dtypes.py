@@ -47,29 +47,44 @@ class DType:
     def as_datatype_enum(self):
         return _ENUM[self._base] + (100 if self._is_ref else 0)
 
+    def _unordered(self, which):
+        # TF: quantized, bool, string and complex types have no order (TypeError, TF's words).
+        if self.is_quantized or self._base in (bool_, string, complex64, complex128):
+            kind = "quantized type" if self.is_quantized else "type"
+            return TypeError(f"Cannot find {which} value of {self} with {kind} {self._base}.")
+        return None
+
     @property
     def min(self):
+        """The smallest value of this type: a NumPy scalar of it for floats (as TF's finfo), a
+        Python int for integers."""
+        err = self._unordered("minimum")
+        if err is not None:
+            raise err
         if self.is_floating:
-            return float(np.finfo(self._np).min)
+            return np.finfo(self._np).min
         if self.is_integer:
             return int(np.iinfo(self._np).min)
-        if self.is_bool:
-            return False
         raise TypeError(f"Cannot find minimum value of {self}.")
 
     @property
     def max(self):
+        """The largest value of this type (see `min`)."""
+        err = self._unordered("maximum")
+        if err is not None:
+            raise err
         if self.is_floating:
-            return float(np.finfo(self._np).max)
+            return np.finfo(self._np).max
         if self.is_integer:
             return int(np.iinfo(self._np).max)
-        if self.is_bool:
-            return True
         raise TypeError(f"Cannot find maximum value of {self}.")
 
     @property
     def limits(self):
-        return self.min, self.max
+        """TF's image intensity limits: (0, max of its range table); floats are (0, 1)."""
+        if self._np is None or self._np.type not in _DTYPE_RANGE:
+            raise ValueError(str(self) + " does not have defined limits.")
+        return 0, _DTYPE_RANGE[self._np.type][1]
 
     def is_compatible_with(self, other):
         other = as_dtype(other)
@@ -198,3 +213,10 @@ def type_string(dtype):
     """TF's DataTypeString: the name its kernel messages use ("float", "double", "half", "int32")."""
     name = as_dtype(dtype).base_dtype.name
     return _TYPE_STRINGS.get(name, name)
+
+
+# TF's dtypes.dtype_range (the table DType.limits reads).
+_DTYPE_RANGE = {np.bool_: (False, True), np.uint8: (0, 255), np.uint16: (0, 65535),
+                np.int8: (-128, 127), np.int16: (-32768, 32767), np.int64: (-(2**63), 2**63 - 1),
+                np.uint64: (0, 2**64 - 1), np.int32: (-(2**31), 2**31 - 1),
+                np.uint32: (0, 2**32 - 1), np.float32: (-1, 1), np.float64: (-1, 1)}
