@@ -222,3 +222,17 @@ def test_gan_style_alternating_optimizers():
             sess.run(d_opt, {real: rng.randn(16, 2).astype(np.float32) + 3, z: zb})
             sess.run(g_opt, {z: zb})
         assert not np.allclose(g0, sess.run(g_vars[0]))
+
+
+def test_dtype_min_max_limits_as_tf():
+    # TF 2.21: floats give NumPy scalars of their own type, so they print in that precision.
+    assert repr(tf.float32.max) == "np.float32(3.4028235e+38)"
+    assert repr(tf.float16.min) == "np.float16(-6.55e+04)"
+    assert (tf.int8.min, tf.uint64.max) == (-128, 18446744073709551615)
+    assert (tf.int32.limits, tf.float32.limits, tf.bool.limits) == ((0, 2147483647), (0, 1), (0, True))
+    with pytest.raises(TypeError, match=r"^Cannot find minimum value of <dtype: 'bool'> with type <dtype: 'bool'>\.$"):
+        tf.bool.min
+    with pytest.raises(TypeError, match="with quantized type"):
+        tf.qint8.max
+    with pytest.raises(ValueError, match=r"^<dtype: 'float16'> does not have defined limits\.$"):
+        tf.float16.limits
