@@ -1045,9 +1045,11 @@ class PrefetchDataset(DatasetV1):
 
 
 class CacheDataset(DatasetV1):
+    """Caches the elements of the first complete pass and replays them: in memory (per session)
+    without a filename, else in files under `filename` that later passes, sessions and processes
+    read instead of the input (cache_file.py)."""
+
     _tf_name = "CacheDataset"
-    """Caches the elements of the first complete pass (in memory, per session) and replays them.
-    A `filename` is accepted and keys the cache; the elements are not written to disk."""
 
     def __init__(self, input_dataset, filename=""):
         self._inputs = (input_dataset,)
@@ -1059,9 +1061,11 @@ class CacheDataset(DatasetV1):
     def _bind(self, valmap, rt):
         fname = valmap[self._filename]
         fname = fname.item() if isinstance(fname, np.ndarray) else fname
-        key = (id(self), fname) if fname else (id(self), "")
-        cache = rt.ctx.resources.lookup_or_create("dataset_cache", key, lambda: {"done": None})
+        fname = fname.decode() if isinstance(fname, bytes) else fname
         make_input = self._inputs[0]._bind(valmap, rt)
+        if fname:
+            return self._file_cache(fname, make_input)
+        cache = rt.ctx.resources.lookup_or_create("dataset_cache", (id(self), ""), lambda: {"done": None})
 
         def make():
             if cache["done"] is not None:
@@ -1076,4 +1080,34 @@ class CacheDataset(DatasetV1):
             finally:
                 it.close()
             cache["done"] = rows
+        return make
+
+    def _file_cache(self, fname, make_input):
+        from . import cache_file
+        classes = self._classes
+
+        def make():
+            if cache_file.exists(fname):
+                yield from cache_file.read(fname, classes)
+                return
+            writer = cache_file.Writer(fname)
+            it = make_input()
+            complete = False
+            try:
+                for element in it:
+                    writer.add(element)
+                    yield element
+                complete = True
+            finally:
+                if not complete:
+                    # TF reads ahead (an injected prefetch): a pass that consumed every element
+                    # has seen the end of its input and completes the cache.
+                    try:
+                        next(it)
+                    except StopIteration:
+                        complete = True
+                    except Exception:  # noqa: BLE001 - an input error leaves the cache incomplete
+                        pass
+                it.close()
+                writer.finish() if complete else writer.abandon()
         return make
