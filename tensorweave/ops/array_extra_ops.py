@@ -72,7 +72,7 @@ def roll(input, shift, axis, name=None):  # noqa: A002
 def _tile_one_dimension(data, axis, multiple):
     multiples = [1] * data.shape.ndims
     multiples[axis] = multiple
-    return tile(data, stack(multiples) if isinstance(multiple, Tensor) else multiples)
+    return tile(data, multiples)  # a list holding a tensor packs inside Tile ("Tile/multiples")
 
 
 def repeat(input, repeats, axis=None, name=None):  # noqa: A002
@@ -85,8 +85,14 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002
         axis = 0
     g = _graph()
     with g.name_scope(name or "Repeat"):
-        data = _to_tensor(input, name="input")
-        repeats = m.cast(_to_tensor(repeats, name="repeats"), _dtypes.int32)
+        data = _to_tensor(input, name="data")
+        repeats = _to_tensor(repeats, name="repeats", preferred_dtype=_dtypes.int32)
+        if not _base(repeats).is_integer:
+            raise TypeError(f"Argument `tensor` (name: repeats) must be of type integer. Received `tensor` = "
+                            f"{repeats} of dtype: {repeats.dtype}")
+        # TF's generated Cast: an op even from int32 to int32
+        repeats = apply_op("Cast", [repeats], [_dtypes.int32], "Cast",
+                           attrs={"SrcT": _base(repeats), "DstT": _dtypes.int32, "Truncate": False})
         nd = data.shape.ndims
         if nd is None:
             raise ValueError("repeat needs an input of known rank")
@@ -103,10 +109,9 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002
         if repeats.shape.ndims == 0:
             expanded = expand_dims(data, axis + 1)
             tiled = _tile_one_dimension(expanded, axis + 1, repeats)
-            result_shape = concat([data_shape[:axis], stack([repeats * data_shape[axis]]),
-                                   data_shape[axis + 1:]], axis=0)
+            result_shape = concat([data_shape[:axis], [repeats * data_shape[axis]], data_shape[axis + 1:]], axis=0)
             return reshape(tiled, result_shape)
-        repeats = broadcast_to(repeats, stack([data_shape[axis]]))
+        repeats = broadcast_to(repeats, [data_shape[axis]])  # packs inside BroadcastTo ("BroadcastTo/shape")
         max_repeat = m.maximum(m.reduce_max(repeats), constant(0, name="zero"))
         mask = sequence_mask(repeats, max_repeat)
         expanded = expand_dims(data, axis + 1)

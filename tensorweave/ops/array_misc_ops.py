@@ -12,8 +12,8 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op, unchanged_shape
 from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
 from .array_ops import (
-    _base, _builtin_range, _check_out_type, _dims_str, _graph, _index_tensor, _op_input, _partial_dims, shape,
-    ones, size, _to_tensor, zeros, zeros_like,
+    _base, _builtin_range, _check_out_type, _dims_str, _graph, _index_tensor, _op_input, _partial_dims, rank,
+    shape, ones, size, _to_tensor, zeros, zeros_like,
 )
 
 
@@ -174,8 +174,12 @@ def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
             if axis < 0:
                 axis += shape_tensor.ndims
             shape_tensor[axis:axis + ndims_mask].assert_is_compatible_with(shape_mask)
+        # TF: Prod of the masked dimensions' sizes (a Prod op even when they are known)
         leading = shape(tensor)[axis:axis + ndims_mask]
-        lead_size = _leading_size(tensor, axis, ndims_mask, leading)
+        with g.name_scope("Prod") as prod_scope:
+            red = constant(np.array([0], np.int32), name="reduction_indices")
+        lead_size = apply_op("Prod", [leading, red], [_dtypes.int32], prod_scope,
+                             attrs={"T": _dtypes.int32, "Tidx": _dtypes.int32, "keep_dims": False})
         tensor = reshape(tensor, concat([shape(tensor)[:axis], [lead_size], shape(tensor)[axis + ndims_mask:]], 0))
         if shape_tensor.ndims is not None:
             first = shape_tensor[axis:axis + ndims_mask].num_elements()
@@ -186,16 +190,6 @@ def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
         return gather(tensor, indices, axis=axis)
 
 
-def _leading_size(tensor, axis, ndims_mask, leading):
-    n = tensor.shape[axis:axis + ndims_mask].num_elements() if tensor.shape.ndims is not None else None
-    if n is not None:
-        return n
-    if ndims_mask == 1:
-        return leading[0]
-    # product of the masked dimensions without a math op: the size of a reshape of them
-    return size(reshape(zeros(leading, dtype=_dtypes.bool), [-1]))
-
-
 def sequence_mask(lengths, maxlen=None, dtype=_dtypes.bool, name=None):
     """mask[i..., j] = j < lengths[i...], for j in [0, maxlen) (maxlen defaults to max(lengths))."""
     from . import math_ops
@@ -203,8 +197,12 @@ def sequence_mask(lengths, maxlen=None, dtype=_dtypes.bool, name=None):
     with g.name_scope(name or "SequenceMask"):
         lengths = _to_tensor(lengths)
         if maxlen is None:
-            maxlen = math_ops.reduce_max(lengths, list(_builtin_range(lengths.shape.ndims))
-                                         if lengths.shape.ndims is not None else None)
+            # TF: the generated Max over all dimensions, their list a plain "Const"
+            n = lengths.shape.ndims
+            dims = (constant(np.arange(n, dtype=np.int32)) if n is not None
+                    else range(0, rank(lengths), 1, name="Range"))
+            maxlen = apply_op("Max", [lengths, dims], [_base(lengths)], "Max",
+                              attrs={"T": _base(lengths), "Tidx": _dtypes.int32, "keep_dims": False})
             maxlen = math_ops.maximum(constant(0, _base(maxlen)), maxlen)
         else:
             maxlen = _to_tensor(maxlen)
@@ -471,5 +469,5 @@ def meshgrid(*args, **kwargs):
 # last: the modules call each other, and array_ops.py imports them all once its helpers exist.
 from .array_reshape_ops import expand_dims, reshape, squeeze  # noqa: E402
 from .array_join_ops import concat, stack  # noqa: E402
-from .array_gather_ops import broadcast_to, gather, _sum_to_shape  # noqa: E402
+from .array_gather_ops import gather, _sum_to_shape  # noqa: E402
 from .array_range_ops import _cast, range  # noqa: E402

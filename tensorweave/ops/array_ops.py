@@ -192,6 +192,10 @@ def _partial_dims(t):
     return None if n is None else [None] * n
 
 
+_DIM_ARITH = {"Mul": lambda a, b: a * b, "AddV2": lambda a, b: a + b, "Add": lambda a, b: a + b,
+              "Sub": lambda a, b: a - b, "FloorDiv": lambda a, b: a // b, "Maximum": max, "Minimum": min}
+
+
 def _scalar_dim(t):
     """A scalar int tensor's static value; also one dimension of a partially known shape,
     `tf.shape(x)[i]`, when x.shape[i] is known. None if unknown."""
@@ -199,6 +203,12 @@ def _scalar_dim(t):
     if v is not None:
         return int(v) if np.ndim(v) == 0 else None
     op = t.op
+    # TF's shape refiner folds arithmetic on known dimensions (repeats * tf.shape(x)[1])
+    if op.type in _DIM_ARITH and len(op.inputs) == 2:
+        a, b = _scalar_dim(op.inputs[0]), _scalar_dim(op.inputs[1])
+        return None if a is None or b is None else int(_DIM_ARITH[op.type](a, b))
+    if op.type in ("Cast", "Identity") or op.type == "Reshape" and t.shape.ndims == 0:
+        return _scalar_dim(op.inputs[0]) if op.inputs[0].shape.num_elements() in (None, 1) else None
     if op.type == "StridedSlice" and op._get_attr("shrink_axis_mask") == 1 and op.inputs[0].op.type == "Shape" \
             and not (op._get_attr("ellipsis_mask") or op._get_attr("new_axis_mask")):
         src = op.inputs[0].op.inputs[0].shape
@@ -671,7 +681,7 @@ from .array_misc_ops import (  # noqa: E402,F401
     _band_grad, _band_shape, boolean_mask, _broadcast_args_shape, _broadcast_args_value,
     broadcast_dynamic_shape, broadcast_static_shape, _check_bool, diag, _diag_grad, diag_part,
     _diag_part_grad, _diag_part_shape, _diag_shape, _invert_perm_value, invert_permutation,
-    _leading_size, _list_diff_output, _list_diff_shape, _ListDiffOutput, matrix_band_part, meshgrid,
+    _list_diff_output, _list_diff_shape, _ListDiffOutput, matrix_band_part, meshgrid,
     _select, _select_grad, _select_shape, _select_v2_grad, _select_v2_shape, sequence_mask, setdiff1d,
     unique, _unique_output, _unique_shape, _UniqueOutput, where, _where_shape, where_v2,
 )

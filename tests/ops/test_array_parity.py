@@ -206,3 +206,45 @@ def test_one_hot_dtype_rules():
                                              "one_hot_3/Const_1:0"]  # TF
     assert tf.one_hot(np.array([1], np.int8), 2).op.get_attr("TI") == tf.int8
     assert tf.one_hot([1], 2, on_value=2.0, dtype=tf.float64).dtype == tf.float64
+
+
+def _new_ops(fn):
+    g = tf.get_default_graph()
+    n = len(g.get_operations())
+    out = fn()
+    return out, [o.name for o in g.get_operations()[n:]]
+
+
+def test_boolean_mask_sequence_mask_and_repeat_build_tfs_ops():
+    p = tf.placeholder(tf.float32, [None, 3])
+    c = tf.placeholder(tf.bool, [None])
+    out, names = _new_ops(lambda: tf.boolean_mask(p, c))
+    assert names[:7] == ["boolean_mask/Shape", "boolean_mask/strided_slice/stack", "boolean_mask/strided_slice/stack_1",
+                         "boolean_mask/strided_slice/stack_2", "boolean_mask/strided_slice",
+                         "boolean_mask/Prod/reduction_indices", "boolean_mask/Prod"]  # TF
+    assert names[-3:] == ["boolean_mask/Squeeze", "boolean_mask/GatherV2/axis", "boolean_mask/GatherV2"]
+    assert out.shape.as_list() == [None, 3]
+    lengths = tf.placeholder(tf.int32, [None])
+    _, names = _new_ops(lambda: tf.sequence_mask(lengths))
+    assert names[:5] == ["SequenceMask/Const", "SequenceMask/Max", "SequenceMask/Const_1", "SequenceMask/Maximum",
+                         "SequenceMask/Const_2"]  # TF
+    r, names = _new_ops(lambda: tf.repeat([[1, 2], [3, 4]], [1, 2], axis=0))
+    assert names[:4] == ["Repeat/data", "Repeat/repeats", "Repeat/Cast", "Repeat/Shape"]  # TF
+    assert "Repeat/BroadcastTo/shape" in names and "Repeat/Tile/multiples/0" in names
+    r2 = tf.repeat(p, 2, axis=1)
+    assert r2.shape.as_list() == [None, 6]  # TF folds 2 * 3 while building
+    with tf.Session() as sess:
+        x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        got = sess.run([out, r, r2], {p: x, c: [True, False]})
+    np.testing.assert_array_equal(got[0], x[:1])
+    np.testing.assert_array_equal(got[1], [[1, 2], [3, 4], [3, 4]])
+    np.testing.assert_array_equal(got[2], np.repeat(x, 2, axis=1))
+    with pytest.raises(TypeError, match=r"^Argument `tensor` \(name: repeats\) must be of type integer"):
+        tf.repeat([1, 2], 2.0)
+
+
+def test_shape_arguments_fold_arithmetic_on_known_dimensions():
+    p = tf.placeholder(tf.float32, [None, 3])
+    assert tf.reshape(p, [-1, tf.shape(p)[1] * 2]).shape.as_list() == [None, 6]  # TF
+    assert tf.zeros([tf.constant(3) - 1, 2]).shape.as_list() == [2, 2]
+    assert tf.reshape(p, [-1, tf.shape(p)[0] * 2]).shape.as_list() == [None, None]
