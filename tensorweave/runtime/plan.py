@@ -163,6 +163,8 @@ class Plan:
             return type(exc)(None, None, errors.graph_execution_message(
                 f"{exc.message}\n\t [[{{{{node {self._retvals[line]}}}}}]]"))
         op = (exc.op if isinstance(exc, errors.OpError) else None) or self._line_ops.get(line)
+        if isinstance(exc, errors.DeadlineExceededError) and exc.op is None:
+            op = None       # a run's timeout (RunOptions.timeout_in_ms) names no node in TF
         if isinstance(exc, errors.FailedPreconditionError) and op is not None:
             op = _uninitialized_reader(op, exc.message)
         if isinstance(exc, errors.OpError):
