@@ -273,6 +273,12 @@ def _pack(op, ctx):
     axis = op._get_attr("axis")
 
     def pack(*xs):
+        if not hasattr(xs[0], "shape"):
+            # Resource handles (queues: QueueBase.from_list) stack into an object vector.
+            out = np.empty(len(xs), dtype=object)
+            for i, x in enumerate(xs):
+                out[i] = x
+            return out
         s = xs[0].shape
         for i, x in enumerate(xs[1:], 1):
             if x.shape != s:
