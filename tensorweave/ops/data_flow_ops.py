@@ -10,6 +10,8 @@ DeadlineExceededError and closing the session cancels blocked ops (CancelledErro
 Dtypes and static shapes are checked when the ops are built, like TF.
 """
 
+import functools
+
 from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import constant_value, convert_to_tensor
@@ -126,7 +128,20 @@ class QueueBase:
 
     @staticmethod
     def from_list(index, queues):
-        raise NotImplementedError("QueueBase.from_list is not supported yet")
+        """A queue that is `queues[index]` at run time (the refs stacked and gathered, as TF);
+        the queues must share dtypes and names; shapes are those they have in common."""
+        if not queues or not isinstance(queues, list) or not all(isinstance(x, QueueBase) for x in queues):
+            raise TypeError("A list of queues expected")
+        dtypes = queues[0].dtypes
+        if not all(dtypes == q.dtypes for q in queues[1:]):
+            raise TypeError("Queues do not have matching component dtypes.")
+        names = queues[0].names
+        if not all(names == q.names for q in queues[1:]):
+            raise TypeError("Queues do not have matching component names.")
+        shapes = [functools.reduce(_shape_common, s) for s in zip(*[q.shapes for q in queues])]
+        from . import array_ops
+        refs = array_ops.stack([q.queue_ref for q in queues])
+        return QueueBase(dtypes=dtypes, shapes=shapes, names=names, queue_ref=array_ops.gather(refs, index))
 
     queue_ref = property(lambda self: self._queue_ref)
     name = property(lambda self: self._queue_ref.op.name)
@@ -140,7 +155,7 @@ class QueueBase:
                 raise ValueError("Queue must have names to enqueue a dictionary")
             if sorted(self._names, key=str) != sorted(vals.keys(), key=str):
                 raise ValueError(f"Keys in dictionary to enqueue do not match names of Queue.  Dictionary: "
-                                 f"({sorted(vals.keys())}), Queue: ({sorted(self._names)})")
+                                 f"{sorted(vals.keys())},Queue: {sorted(self._names)}")
             vals = [vals[k] for k in self._names]
         else:
             if self._names:
@@ -234,6 +249,14 @@ class QueueBase:
     def size(self, name=None):
         name = name or f"{self._name}_Size"
         return apply_op("QueueSizeV2", [self._queue_ref], [_dtypes.int32], name)
+
+
+def _shape_common(s1, s2):
+    """The most specific shape compatible with both (unknown where they differ)."""
+    s1, s2 = TensorShape(s1), TensorShape(s2)
+    if s1.ndims is None or s2.ndims is None or s1.ndims != s2.ndims:
+        return TensorShape(None)
+    return TensorShape([a if a == b else None for a, b in zip(s1.as_list(), s2.as_list())])
 
 
 def _queue_op(op_type, name, dtypes, shapes, capacity, shared_name, extra=None):

@@ -276,3 +276,24 @@ def test_range_input_producer_reshuffles_each_epoch_as_tf():
             sess.run(q.close(cancel_pending_enqueues=True))
             coord.join(threads)
     assert got == [1, 2, 0, 3, 4, 1, 4, 3, 2, 0]
+
+
+def test_queue_from_list_selects_a_queue_at_run_time():
+    # As TF 2.21: the refs are stacked and gathered; shapes are what the queues share.
+    qa = tf.FIFOQueue(3, tf.int32, shapes=[[2]])
+    qb = tf.FIFOQueue(3, tf.int32, shapes=[[3]])
+    sel = tf.placeholder(tf.int32, [])
+    q = tf.QueueBase.from_list(sel, [qa, qb])
+    assert q.shapes == [tf.TensorShape([None])] and q.queue_ref.op.type == "GatherV2"
+    with tf.Session() as sess:
+        sess.run(q.enqueue([[1, 2]]), {sel: 0})
+        sess.run(q.enqueue([[1, 2, 3]]), {sel: 1})
+        assert sess.run([qa.size(), qb.size()]) == [1, 1]
+        assert sess.run(q.dequeue(), {sel: 1}).tolist() == [1, 2, 3]
+    with pytest.raises(TypeError, match="A list of queues expected"):
+        tf.QueueBase.from_list(0, [])
+    with pytest.raises(TypeError, match="matching component dtypes"):
+        tf.QueueBase.from_list(0, [qa, tf.FIFOQueue(3, tf.float32)])
+    q3 = tf.FIFOQueue(4, [tf.int32, tf.int32], names=["a", "b"], shapes=[[], []])
+    with pytest.raises(ValueError, match=r"Dictionary: \['a'\],Queue: \['a', 'b'\]"):
+        q3.enqueue({"a": 1})

@@ -265,7 +265,6 @@ class Queue(Waitable):
 
     # batching
     def stack(self, items, n):
-        k = len(self.np_dtypes)
         if self.shapes is None or any(d is None for s in self.shapes for d in s):
             raise errors.InvalidArgumentError(
                 None, None, f"{self.kind}'s DequeueMany and DequeueUpTo require the components to have "
@@ -396,9 +395,15 @@ def _stepped(fn):
     return fn
 
 
+def _queue(handle):
+    """The queue a handle names (a gathered handle, QueueBase.from_list, arrives as a 0-d array)."""
+    return handle.item() if isinstance(handle, np.ndarray) else handle
+
+
 @register_kernel("QueueEnqueueV2")
 def _enqueue(op, ctx):
     def enqueue(step, queue, *components):
+        queue = _queue(queue)
         queue.enqueue(components, False, deadline_of(ctx, step))
     return _stepped(enqueue)
 
@@ -406,6 +411,7 @@ def _enqueue(op, ctx):
 @register_kernel("QueueEnqueueManyV2")
 def _enqueue_many(op, ctx):
     def enqueue_many(step, queue, *components):
+        queue = _queue(queue)
         queue.enqueue(components, True, deadline_of(ctx, step))
     return _stepped(enqueue_many)
 
@@ -415,6 +421,7 @@ def _dequeue(op, ctx):
     single = len(op._outputs) == 1
 
     def dequeue(step, queue):
+        queue = _queue(queue)
         item = queue.dequeue(1, deadline_of(ctx, step))[0]
         return item[0] if single else item
     return _stepped(dequeue)
@@ -424,6 +431,7 @@ def _many(op, ctx, up_to):
     single = len(op._outputs) == 1
 
     def dequeue_many(step, queue, n):
+        queue = _queue(queue)
         n = int(n)
         if n < 0:
             raise errors.InvalidArgumentError(None, None, f"Dequeue requested < 0 elements ({n})")
@@ -447,6 +455,7 @@ def _close(op, ctx):
     cancel = op._get_attr("cancel_pending_enqueues")
 
     def close(queue):
+        queue = _queue(queue)
         queue.close(cancel)
     return close
 
@@ -454,6 +463,7 @@ def _close(op, ctx):
 @register_kernel("QueueSizeV2")
 def _size(op, ctx):
     def size(queue):
+        queue = _queue(queue)
         return np.array(queue.size(), np.int32)
     return size
 
@@ -461,6 +471,7 @@ def _size(op, ctx):
 @register_kernel("QueueIsClosedV2")
 def _is_closed(op, ctx):
     def is_closed(queue):
+        queue = _queue(queue)
         return np.array(queue.closed)
     return is_closed
 
