@@ -139,19 +139,33 @@ def searchsorted(sorted_sequence, values, side="left", out_type=_dtypes.int32, n
     would be inserted ('left': before equal entries, 'right': after)."""
     if side not in ("left", "right"):
         raise ValueError(f"Argument `side` must be either 'right' or 'left'. Received: `side` = {side!r}.")
-    seq = _to_tensor(sorted_sequence)
-    vals = _to_tensor(values)
     out_type = _dtypes.as_dtype(out_type).base_dtype
+    # TF takes each shape in a "Shape" scope (Python values converted there, a known shape as
+    # "shape_as_tensor") and reshapes the original arguments (converted again, "Reshape/tensor")
+    seq, seq_shape = _shape_in_scope(sorted_sequence)
+    seq_size = seq_shape[-1]
+    vals, vals_shape = _shape_in_scope(values)
+    vals_size = vals_shape[-1]
     if seq.shape.ndims is None or vals.shape.ndims is None:
         raise ValueError("searchsorted needs inputs of known rank")
-    seq_2d = reshape(seq, stack([-1, shape(seq)[-1]]))
-    vals_2d = reshape(vals, stack([-1, shape(vals)[-1]]))
+    seq_2d = reshape(sorted_sequence, [-1, seq_size])
+    vals_2d = reshape(values, [-1, vals_size])
     op_type = "LowerBound" if side == "left" else "UpperBound"
     out = apply_op(op_type, [seq_2d, vals_2d], [out_type], name or op_type,
                    attrs={"T": _base(seq), "out_type": out_type})
-    res = reshape(out, shape(vals))
+    res = reshape(out, _shape_in_scope(values)[1])
     res.set_shape(vals.shape)
     return res
+
+
+def _shape_in_scope(value):
+    """(tensor, its shape as a tensor), built in a "Shape" name scope as TF's searchsorted does."""
+    from ..framework.constant_op import convert_to_tensor as _convert
+    with _graph().name_scope("Shape") as scope:
+        t = _to_tensor(value)
+        if t.shape.is_fully_defined():
+            return t, _convert(t.shape)
+        return t, apply_op("Shape", [t], [_dtypes.int32], scope, attrs={"T": _base(t), "out_type": _dtypes.int32})
 
 
 # -- unique_with_counts, unravel_index, bitcast --------------------------------------------------
@@ -383,9 +397,18 @@ tensor_scatter_sub = tensor_scatter_nd_sub
 
 # -- batch_gather (TF's _batch_gather with batch_dims = rank(indices) - 1) ---------------------
 
+def _constant_of(value, name):
+    from ..framework.constant_op import constant
+    return constant(value, name=name)
+
+
+def _ones_scalar(dtype, name, value=1):
+    """A scalar constant named like tf.ones(())/tf.zeros(()) ("ones", "ones_1", "zeros")."""
+    return _constant_of(np.array(value, dtype.as_numpy_dtype), name)
+
+
 def batch_gather(params, indices, name=None):
     """out[b..., i] = params[b..., indices[b..., i]] (the leading dims are batch dims)."""
-    m = _m()
     with _graph().name_scope(name or "BatchGather"):
         indices = _to_tensor(indices, name="indices")
         params = _to_tensor(params, name="params")
@@ -396,23 +419,30 @@ def batch_gather(params, indices, name=None):
             return gather(params, indices)
         indices_shape = shape(indices)
         params_shape = shape(params)
-        casted = m.cast(params_shape, _base(indices))
+        idt = _base(indices)
+        # TF's ops: ones/zeros constants of the indices' dtype, a generated Cast and Range, the
+        # generated Prod, and [flat_inner] packed inside concat ("concat/values_0")
+        accum = _ones_scalar(idt, "ones")
+        casted = apply_op("Cast", [params_shape], [idt], "Cast",
+                          attrs={"SrcT": _base(params_shape), "DstT": idt, "Truncate": False})
         batch_indices = indices
-        accum = 1
         for dim in range(batch_dims, 0, -1):
             dim_value = casted[dim - 1]
             accum = accum * casted[dim]
-            start = m.cast(0, _base(indices))
-            step = m.cast(1, _base(indices))
-            from .array_range_ops import range as _range
-            dim_indices = _range(start, dim_value, step)
+            start = _ones_scalar(idt, "zeros", 0)
+            step = _ones_scalar(idt, "ones")
+            dim_indices = apply_op("Range", [start, dim_value, step], [idt], "Range", attrs={"Tidx": idt})
             dim_indices = dim_indices * accum
             dim_shape = stack([1] * (dim - 1) + [dim_value] + [1] * (indices.shape.ndims - dim), axis=0)
             batch_indices = batch_indices + reshape(dim_indices, dim_shape)
         flat_indices = reshape(batch_indices, [-1])
         outer_shape = params_shape[batch_dims + 1:]
-        flat_inner = m.reduce_prod(params_shape[:batch_dims + 1], [0], False)
-        flat_params = reshape(params, concat([stack([flat_inner]), outer_shape], axis=0))
+        inner = params_shape[:batch_dims + 1]
+        with _graph().name_scope("Prod") as prod_scope:
+            red = _constant_of(np.array([0], np.int32), "reduction_indices")
+        flat_inner = apply_op("Prod", [inner, red], [_base(inner)], prod_scope,
+                              attrs={"T": _base(inner), "Tidx": _dtypes.int32, "keep_dims": False})
+        flat_params = reshape(params, concat([[flat_inner], outer_shape], axis=0))
         flat_result = gather(flat_params, flat_indices)
         result = reshape(flat_result, concat([indices_shape, outer_shape], axis=0))
         final = indices.shape[:batch_dims].merge_with(params.shape[:batch_dims]) \

@@ -131,6 +131,9 @@ def linspace(start, stop, num, name=None, axis=0):
         if not _base(num_int).is_integer:
             raise TypeError(f"Value passed to parameter 'num' has DataType {_base(num_int).name} not in list "
                             "of allowed values: int32, int64")
+        # TF's convert_to_int_tensor: a generated Cast op, even from int32 to int32
+        num_int = apply_op("Cast", [num_int], [_dtypes.int32], "Cast",
+                           attrs={"SrcT": _base(num_int), "DstT": _dtypes.int32, "Truncate": False})
         num_f = m.cast(num_int, dtype=_base(start))
         del num_f  # TF builds this cast and does not use it
         bshape = broadcast_dynamic_shape(shape(start), shape(stop))
@@ -153,10 +156,11 @@ def linspace(start, stop, num, name=None, axis=0):
         res = e_start + delta * desired
         concatenated = concat((e_start, res, e_stop), axis=axis_t)
         begin = zeros_like(shp)
+        head = shp[0:axis_t]  # built before the reshape of num, as in TF
         n1 = reshape(num_int, [1])
         if _base(n1) != _base(shp):
             n1 = m.cast(n1, _base(shp))
-        size = concat((shp[0:axis_t], n1, shp[axis_t + 1:]), axis=0)
+        size = concat((head, n1, shp[axis_t + 1:]), axis=0)
         out = _slice(concatenated, begin, size)
         n = _static_int(num_int)
         es = e_start.shape

@@ -98,11 +98,12 @@ def _reshape_grad(op, grad):
 
 def reshape(tensor, shape, name=None):
     """`tensor` with its elements in row-major order laid out in `shape` (one entry may be -1)."""
-    tensor = _to_tensor(tensor, name="tensor") if not isinstance(tensor, Tensor) else tensor
     g = _graph()
     with g.name_scope(name or "Reshape") as scope:
         if isinstance(tensor, IndexedSlices):
             tensor = convert_to_tensor(tensor)
+        elif not isinstance(tensor, Tensor):
+            tensor = _to_tensor(tensor, name="tensor")  # inside the op's scope: "Reshape/tensor", as TF
         s = _index_tensor(shape, "shape", "shape", "Reshape")
         return apply_op("Reshape", [tensor, s], [_base(tensor)], scope,
                         attrs={"T": _base(tensor), "Tshape": _base(s)})

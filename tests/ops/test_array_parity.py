@@ -248,3 +248,22 @@ def test_shape_arguments_fold_arithmetic_on_known_dimensions():
     assert tf.reshape(p, [-1, tf.shape(p)[1] * 2]).shape.as_list() == [None, 6]  # TF
     assert tf.zeros([tf.constant(3) - 1, 2]).shape.as_list() == [2, 2]
     assert tf.reshape(p, [-1, tf.shape(p)[0] * 2]).shape.as_list() == [None, None]
+
+
+def test_searchsorted_linspace_batch_gather_build_tfs_ops():
+    _, names = _new_ops(lambda: tf.searchsorted([[1., 2.]], [[1.5]]))
+    assert names[:2] == ["Shape/Const", "Shape/shape_as_tensor"] and "Reshape/tensor" in names  # TF
+    _, names = _new_ops(lambda: tf.linspace(0., 1., 5))
+    assert names[3:5] == ["linspace/Cast", "linspace/Cast_1"]  # TF
+    i = names.index("linspace/Const")
+    assert names[i + 1:i + 5] == ["linspace/strided_slice_1/stack", "linspace/strided_slice_1/stack_1",
+                                  "linspace/strided_slice_1/stack_2", "linspace/strided_slice_1"]
+    p = tf.placeholder(tf.float32, [None, 3])
+    _, names = _new_ops(lambda: tf.batch_gather(p, [[0], [1]]))
+    assert names[3:5] == ["BatchGather/ones", "BatchGather/Cast"] and "BatchGather/concat/values_0" in names  # TF
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(tf.searchsorted([[1., 2, 3], [2, 4, 6]], [[2.5, 0], [7, 4]],
+                                                               side="right")), [[2, 0], [3, 2]])
+        np.testing.assert_allclose(sess.run(tf.linspace(0., 1., 5)), np.linspace(0, 1, 5))
+        np.testing.assert_array_equal(sess.run(tf.batch_gather(np.arange(6.).reshape(2, 3), [[2, 0], [1, 1]])),
+                                      [[2, 0], [4, 4]])
