@@ -58,6 +58,8 @@ class TFRecordOptions:
         self.compression_method = compression_method
         self.mem_level = mem_level
         self.compression_strategy = compression_strategy
+        if isinstance(compression_type, str) and compression_type.upper() not in ("", "ZLIB", "GZIP"):
+            raise ValueError(f'Not a valid compression_type: "{compression_type}"')
         _compression_name(self)  # validate
 
     @classmethod
@@ -222,19 +224,20 @@ def read_records(path, options=None, offset=0):
         pos = offset
         while True:
             head = _read_exact(f, 12, pos, path)
-            if not head:
-                return
             if len(head) < 12:
-                raise errors.DataLossError(None, None, f"truncated record at {pos} in {path}")
+                return      # TF's reader takes a partial header for the end of the file
             (length,) = _HEADER.unpack_from(head)
             if _CRC.unpack_from(head, 8)[0] != crc32c.masked(head[:8]):
-                raise errors.DataLossError(None, None, f"corrupted record at {pos} in {path}")
+                hint = " (Is this even a TFRecord file?)" if pos == 0 else ""
+                raise errors.DataLossError(None, None, f"corrupted record at {pos}{hint}")
             body = _read_exact(f, length + 4, pos, path)
             if len(body) < length + 4:
-                raise errors.DataLossError(None, None, f"truncated record at {pos} in {path}")
+                # (TF's message, its stray quote included)
+                raise errors.DataLossError(
+                    None, None, f"truncated record at {pos}' failed with Read less bytes than requested")
             data = body[:length]
             if _CRC.unpack_from(body, length)[0] != crc32c.masked(data):
-                raise errors.DataLossError(None, None, f"corrupted record at {pos} in {path}")
+                raise errors.DataLossError(None, None, f"corrupted record at {pos + 12}")
             yield pos, data
             pos += 16 + length
     finally:
