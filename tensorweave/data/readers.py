@@ -2,6 +2,7 @@
 `tf.data.TextLineDataset`, `tf.data.FixedLengthRecordDataset`."""
 
 import gzip
+import os
 import zlib
 
 import numpy as np
@@ -129,8 +130,47 @@ def _compression(valmap, t):
     return v
 
 
+def _interleaved(files, records_of, cycle):
+    """The records of `files`: one file after another, or with `cycle` files open at once taking
+    one record from each in turn (TF's num_parallel_reads: a deterministic interleave, a file that
+    ends giving its slot to the next file)."""
+    if cycle is None or cycle <= 1:
+        for path in files:
+            yield from records_of(path)
+        return
+    pending = list(files)
+    slots = [None] * cycle
+    i = 0
+    while True:
+        if slots[i] is not None:
+            try:
+                yield next(slots[i])
+            except StopIteration:
+                slots[i] = None     # refilled when the cycle comes back to this slot
+            i = (i + 1) % cycle
+        elif pending:
+            slots[i] = records_of(pending.pop(0))
+        elif all(x is None for x in slots):
+            return
+        else:
+            i = (i + 1) % cycle
+
+
+def _cycle_length(num_parallel_reads):
+    if num_parallel_reads is None:
+        return None
+    n = int(num_parallel_reads)
+    return (os.cpu_count() or 1) if n == -1 else n
+
+
 class _FileDataset(DatasetV1):
-    def __init__(self, filenames, compression_type=None):
+    _cycle = None
+
+    def _records(self, files, records_of):
+        return _interleaved(files, records_of, self._cycle)
+
+    def __init__(self, filenames, compression_type=None, num_parallel_reads=None):
+        self._cycle = _cycle_length(num_parallel_reads)
         self._filenames = convert_to_tensor(filenames, dtype=_dtypes.string, name="filenames")
         if self._filenames.shape.ndims not in (None, 0, 1):
             raise ValueError("`filenames` must be a `tf.Tensor` of `tf.string` of rank 0 or 1.")
@@ -145,16 +185,18 @@ class TFRecordDataset(_FileDataset):
     _tf_name = "TFRecordDatasetV2"
 
     def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None):
-        super().__init__(filenames, compression_type)
+        super().__init__(filenames, compression_type, num_parallel_reads)
 
     def _bind(self, valmap, rt):
         files = _filenames(valmap, self._filenames)
         options = tf_record.TFRecordOptions(_compression(valmap, self._compression_type))
 
+        def records_of(path):
+            for _, record in tf_record.read_records(path, options):
+                yield (np.array(record, dtype=object),)
+
         def make():
-            for f in files:
-                for _, record in tf_record.read_records(f, options):
-                    yield (np.array(record, dtype=object),)
+            return self._records(files, records_of)
         return make
 
 
@@ -180,19 +222,21 @@ class TextLineDataset(_FileDataset):
     _tf_name = "TextLineDatasetV2"
 
     def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None):
-        super().__init__(filenames, compression_type)
+        super().__init__(filenames, compression_type, num_parallel_reads)
 
     def _bind(self, valmap, rt):
         files = _filenames(valmap, self._filenames)
         compression = _compression(valmap, self._compression_type)
 
+        def records_of(path):
+            with _open(path, compression) as f:
+                for line in f:
+                    if line.endswith(b"\n"):
+                        line = line[:-2] if line.endswith(b"\r\n") else line[:-1]
+                    yield (np.array(line, dtype=object),)
+
         def make():
-            for path in files:
-                with _open(path, compression) as f:
-                    for line in f:
-                        if line.endswith(b"\n"):
-                            line = line[:-2] if line.endswith(b"\r\n") else line[:-1]
-                        yield (np.array(line, dtype=object),)
+            return self._records(files, records_of)
         return make
 
 
@@ -202,7 +246,7 @@ class FixedLengthRecordDataset(_FileDataset):
 
     def __init__(self, filenames, record_bytes, header_bytes=None, footer_bytes=None, buffer_size=None,
                  compression_type=None, num_parallel_reads=None):
-        super().__init__(filenames, compression_type)
+        super().__init__(filenames, compression_type, num_parallel_reads)
         self._record = convert_to_tensor(record_bytes, dtype=_dtypes.int64, name="record_bytes")
         self._header = convert_to_tensor(header_bytes or 0, dtype=_dtypes.int64, name="header_bytes")
         self._footer = convert_to_tensor(footer_bytes or 0, dtype=_dtypes.int64, name="footer_bytes")
@@ -215,11 +259,13 @@ class FixedLengthRecordDataset(_FileDataset):
         if record <= 0:
             raise errors.InvalidArgumentError(None, None, "record_bytes must be > 0")
 
+        def records_of(path):
+            with _open(path, compression) as f:
+                data = f.read()
+            body = data[header:len(data) - footer if footer else len(data)]
+            for i in range(0, len(body) - record + 1, record):
+                yield (np.array(body[i:i + record], dtype=object),)
+
         def make():
-            for path in files:
-                with _open(path, compression) as f:
-                    data = f.read()
-                body = data[header:len(data) - footer if footer else len(data)]
-                for i in range(0, len(body) - record + 1, record):
-                    yield (np.array(body[i:i + record], dtype=object),)
+            return self._records(files, records_of)
         return make
