@@ -231,9 +231,25 @@ def _tile_value(op, value_of):
 
 @registry.register_gradient("Tile")
 def _tile_grad(op, grad):
+    # TF's _TileGrad: interleave multiples and the input shape ([m0, d0, m1, d1, ...]), reshape
+    # the gradient to that and sum over the even axes
+    from .array_join_ops import stack
+    from .array_range_ops import range as _range
+    from .array_reshape_ops import reshape, transpose
+    from .math_ops import reduce_sum
+    x, multiples = op.inputs
+    input_shape = shape(x, out_type=_base(multiples))
+    split_shape = reshape(transpose(stack([multiples, input_shape])), [-1])
+    axes = _range(0, size(split_shape), 2)
     if isinstance(grad, IndexedSlices):
-        grad = convert_to_tensor(grad)
-    return [_tile_grad_op(grad, op.inputs[1], op.inputs[0].shape), None]
+        from .array_join_ops import concat
+        from .math_ops import cast, floormod, unsorted_segment_sum
+        n0 = cast(input_shape[0], _base(grad.indices))
+        grad = unsorted_segment_sum(grad.values, floormod(grad.indices, n0), n0)
+        split_shape = concat([[1], split_shape[1:]], axis=0)
+    out = reduce_sum(reshape(grad, split_shape), axes)
+    out.set_shape(x.shape)
+    return [out, None]
 
 
 def _tile_grad_shape(op):

@@ -77,22 +77,20 @@ def _slice_value(op, value_of):
 
 @registry.register_gradient("Slice")
 def _slice_grad(op, grad):
+    # TF's _SliceGrad: pad the gradient by [begin, shape - size - begin] per dimension
     x, begin_t, _ = op.inputs
     if isinstance(grad, IndexedSlices):
         grad = convert_to_tensor(grad)
-    b = constant_value(begin_t)
-    xs, ys = x.shape, op.outputs[0].shape
-    if b is not None and xs.is_fully_defined() and ys.is_fully_defined():
-        after = np.array(xs.as_list()) - np.array(ys.as_list()) - np.asarray(b)
-        pads = np.stack([np.asarray(b), after], axis=1).astype(np.int32)
-        return [pad(grad, pads), None, None]
-    from . import math_ops  # the math family's subtraction, only for dynamic shapes
-    begin = begin_t
-    in_shape = shape(x, out_type=_base(begin))
-    out_shape = shape(op.outputs[0], out_type=_base(begin))
-    after = math_ops.subtract(math_ops.subtract(in_shape, out_shape), begin)
-    pads = stack([begin, after], axis=1)
-    return [pad(grad, pads), None, None]
+    from .array_ops import rank
+    from .array_join_ops import concat
+    from .array_reshape_ops import reshape
+    dt = _base(begin_t)
+    input_rank = rank(x)
+    slice_size = shape(op.outputs[0], out_type=dt)
+    pshape = stack([input_rank, 1])
+    before = reshape(begin_t, pshape)
+    after = reshape(shape(x, out_type=dt) - slice_size - begin_t, pshape)
+    return [pad(grad, concat([before, after], 1)), None, None]
 
 
 def slice(input_, begin, size, name=None):
@@ -235,9 +233,19 @@ def _strided_slice_grad(op, grad):
     x, b, e, s = op.inputs
     if isinstance(grad, IndexedSlices):
         grad = convert_to_tensor(grad)
+    # TF's _StridedSliceGrad: values known while building (TF's constant_value) are passed as
+    # constants, converted inside the op's scope ("StridedSliceGrad/begin", ...)
+    from .array_extra_ops import tf_constant_value
     x_shape = shape(x, out_type=_base(b))
+    args = []
+    for t in (x_shape, b, e, s):
+        v = tf_constant_value(t)
+        args.append(t if v is None else v)
     attrs = dict(_ss_attrs(op), T=_base(grad), Index=_base(b))
-    out = apply_op("StridedSliceGrad", [x_shape, b, e, s, grad], [_base(grad)], "StridedSliceGrad", attrs=attrs)
+    with _graph().name_scope("StridedSliceGrad") as scope:
+        ins = [a if isinstance(a, Tensor) else constant(np.asarray(a, _base(b).as_numpy_dtype), name=nm)
+               for a, nm in zip(args, ("shape", "begin", "end", "strides"))]
+        out = apply_op("StridedSliceGrad", ins + [grad], [_base(grad)], scope, attrs=attrs)
     return [out, None, None, None]
 
 

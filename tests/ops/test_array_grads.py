@@ -126,3 +126,36 @@ def test_second_order_gradients():
             (g,) = tf.gradients(y, [t], grad_ys=w)
             return tf.convert_to_tensor(g)
         check_gradients(grad_of, [x])
+
+
+def test_slice_strided_slice_and_tile_gradients_build_tfs_ops():
+    # op lists recorded from TF 2.21 (tf.gradients of reduce_sum of the op)
+    g = tf.get_default_graph()
+    x = tf.placeholder(tf.float32, [None, 4])
+
+    def grad_ops(y):
+        s = tf.reduce_sum(y)
+        n = len(g.get_operations())
+        tf.gradients(s, x)
+        return [o.name.split("/", 1)[1] for o in g.get_operations()[n:] if "_grad/" in o.name
+                and "Sum" not in o.name.split("/")[1]]
+
+    assert grad_ops(x[:, 1:3]) == ["strided_slice_grad/Shape", "strided_slice_grad/StridedSliceGrad/begin",
+                                   "strided_slice_grad/StridedSliceGrad/end",
+                                   "strided_slice_grad/StridedSliceGrad/strides",
+                                   "strided_slice_grad/StridedSliceGrad"]
+    assert grad_ops(tf.slice(x, [0, 1], [-1, 2])) == [
+        "Slice_grad/Rank", "Slice_grad/Shape", "Slice_grad/stack/1", "Slice_grad/stack", "Slice_grad/Reshape",
+        "Slice_grad/Shape_1", "Slice_grad/sub", "Slice_grad/sub_1", "Slice_grad/Reshape_1",
+        "Slice_grad/concat/axis", "Slice_grad/concat", "Slice_grad/Pad"]
+    assert grad_ops(tf.tile(x, [2, 3])) == [
+        "Tile_grad/Shape", "Tile_grad/stack", "Tile_grad/transpose/perm", "Tile_grad/transpose",
+        "Tile_grad/Reshape/shape", "Tile_grad/Reshape", "Tile_grad/Size", "Tile_grad/range/start",
+        "Tile_grad/range/delta", "Tile_grad/range", "Tile_grad/Reshape_1", "Tile_grad/Sum"]
+
+
+def test_tile_gradient_values():
+    x = np.random.RandomState(0).randn(2, 3)
+    check_gradients(lambda t: tf.tile(t, [2, 3]), [x])
+    check_gradients(lambda t: tf.tile(t, tf.constant([1, 2], tf.int64)), [x])
+    check_gradients(lambda t: tf.slice(t, [1, 0], [1, -1]), [x])
