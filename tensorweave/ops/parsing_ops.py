@@ -11,7 +11,7 @@ VarLenFeature gives a `tf.SparseTensor`; a SparseFeature is merged from its inde
 from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import constant, convert_to_tensor
-from ..framework.graph import name_scope
+from ..framework.graph import get_default_graph, name_scope
 from ..framework.op_util import apply_op
 from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor_shape import TensorShape
@@ -136,6 +136,9 @@ def decode_raw(input_bytes=None, out_type=None, little_endian=True, fixed_length
 # -- decode_csv -------------------------------------------------------------------------------------
 
 def _same_shape_as_records(op):
+    for t in op._inputs[1:]:
+        if t._shape.ndims is not None and t._shape.ndims > 1:
+            raise ValueError(f"Shape must be at most rank 1 but is rank {t._shape.ndims}")
     return [op._inputs[0]._shape] * len(op._get_attr("OUT_TYPE"))
 
 
@@ -158,20 +161,17 @@ def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, 
             raise ValueError("select_cols contains negative values.")
         if len(select_cols) != len(record_defaults):
             raise ValueError("Length of select_cols and record_defaults do not match.")
-    records = convert_to_tensor(records, dtype=_dtypes.string, name="records")
-    defaults = []
-    for i, d in enumerate(record_defaults):
-        t = convert_to_tensor(d, name=f"record_defaults_{i}" if i else "record_defaults")
-        if t.dtype.base_dtype not in _CSV_TYPES:
-            raise TypeError(f"Value for attr 'OUT_TYPE' of {t.dtype.base_dtype.name} is not in the list of "
-                            f"allowed values: float, double, int32, int64, string")
-        if t.shape.ndims is not None and t.shape.ndims > 1:
-            raise ValueError(f"Shape must be at most rank 1 but is rank {t.shape.ndims}")
-        defaults.append(t)
-    if len(field_delim) != 1:
-        raise ValueError("field_delim should be only 1 char")
-    types = [t.dtype.base_dtype for t in defaults]
-    outs = apply_op("DecodeCSV", [records] + defaults, types, name or "DecodeCSV", attrs={
-        "OUT_TYPE": types, "field_delim": field_delim, "use_quote_delim": bool(use_quote_delim),
-        "na_value": na_value, "select_cols": list(select_cols or [])})
+    with get_default_graph().name_scope(name or "DecodeCSV") as scope:
+        records = convert_to_tensor(records, dtype=_dtypes.string, name="records")
+        defaults = []
+        for i, d in enumerate(record_defaults):
+            t = convert_to_tensor(d, name=f"record_defaults_{i}")
+            if t.dtype.base_dtype not in _CSV_TYPES:
+                raise TypeError(f"Value passed to parameter 'record_defaults' has DataType {t.dtype.base_dtype.name} "
+                                f"not in list of allowed values: float32, float64, int32, int64, string")
+            defaults.append(t)
+        types = [t.dtype.base_dtype for t in defaults]
+        outs = apply_op("DecodeCSV", [records] + defaults, types, scope, attrs={
+            "OUT_TYPE": types, "field_delim": field_delim, "use_quote_delim": bool(use_quote_delim),
+            "na_value": na_value, "select_cols": list(select_cols or [])})
     return outs if isinstance(outs, list) else [outs]

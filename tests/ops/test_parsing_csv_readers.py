@@ -90,3 +90,21 @@ def test_text_line_and_whole_file_readers(tmp_path):
         assert sess.run(n) == 2
     assert [list(x) for x in got] == [[f"{b}:0".encode(), b"abc"], [f"{b}:1".encode(), b"def"]]
     assert os.path.exists(b)
+
+
+def test_decode_csv_graph_and_errors_as_tf():
+    # Names and messages recorded from TF 2.21.
+    with tf.Graph().as_default():
+        c = tf.decode_csv(tf.placeholder(tf.string, [None]), [[1], ["x"]])
+        op = c[0].op
+        assert op.name == "DecodeCSV" and [t.name for t in op.inputs][1:] == [
+            "DecodeCSV/record_defaults_0:0", "DecodeCSV/record_defaults_1:0"]
+        with pytest.raises(TypeError, match="parameter 'record_defaults' has DataType bool"):
+            tf.decode_csv(["1"], [[True]])
+        with pytest.raises(ValueError, match=r"Shape must be at most rank 1 but is rank 2 for '\{\{node DecodeCSV"):
+            tf.decode_csv(["1"], [[[1, 2]]])
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.InvalidArgumentError, match="Expect 2 fields but have 1 in record 0"):
+                sess.run(tf.decode_csv(["1,2"], [[0], [0]], select_cols=[1, 3]))
+            with pytest.raises(tf.errors.InvalidArgumentError, match="field_delim should be only 1 char"):
+                sess.run(tf.decode_csv(["1"], [[0]], field_delim=",,"))

@@ -343,6 +343,8 @@ def _decode_csv(op, ctx):
     ncols = len(types)
 
     def decode_csv(records, *defaults):
+        if len(delim) != 1:
+            raise errors.InvalidArgumentError(None, None, "field_delim should be only 1 char")
         for i, d in enumerate(defaults):
             if np.size(d) > 1:
                 raise errors.InvalidArgumentError(None, None, "Shape of a default must be a length-0 or "
@@ -355,8 +357,9 @@ def _decode_csv(op, ctx):
             fields = _csv_fields(text, delim, quote, r)
             if select:
                 if len(fields) <= select[-1]:
+                    have = sum(1 for c in select if c < len(fields))   # TF counts selected fields
                     raise errors.InvalidArgumentError(
-                        None, None, f"Expect {ncols} fields but have {len(fields)} in record {r}")
+                        None, None, f"Expect {ncols} fields but have {have} in record {r}")
                 fields = [fields[c] for c in select]
             elif len(fields) != ncols:
                 raise errors.InvalidArgumentError(
