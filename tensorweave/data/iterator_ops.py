@@ -228,7 +228,7 @@ class Iterator:
     def from_structure(output_types, output_shapes=None, shared_name=None, output_classes=None):
         """A reinitializable iterator: initialize it with `make_initializer(dataset)`."""
         types, shapes = _flat_types_shapes(output_types, output_shapes)
-        handle = apply_op("IteratorV2", [], [_dtypes.resource], "Iterator", attrs={
+        handle = apply_op("IteratorV2", [], [_dtypes.resource], "IteratorV2", attrs={
             "shared_name": shared_name or "", "container": "", "output_types": types, "output_shapes": shapes})
         if output_shapes is None:
             output_shapes = pack_sequence_as(output_types, shapes) if flatten(output_types) != [output_types] \
