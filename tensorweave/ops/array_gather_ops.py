@@ -310,9 +310,22 @@ registry.register_op("BroadcastTo", shape_fn=_broadcast_to_shape)
 
 @registry.register_gradient("BroadcastTo")
 def _broadcast_to_grad(op, grad):
+    # TF's _BroadcastToGrad: BroadcastGradientArgs of the (constant, when known) target shape
+    # and the input's shape, a keepdims Sum over the reduction axes, a Reshape to the input
+    from ..framework.constant_op import constant
+    from .array_extra_ops import tf_constant_value
+    from .array_reshape_ops import reshape
+    from .math_ops import broadcast_gradient_args, reduce_sum
     if isinstance(grad, IndexedSlices):
         grad = convert_to_tensor(grad)
-    return [_sum_to_shape(grad, shape(op.inputs[0]), op.inputs[0].shape), None]
+    x, target = op.inputs
+    dt = _base(target)
+    x_shape = shape(x, out_type=dt)
+    static = tf_constant_value(target)
+    if static is not None:
+        target = constant(np.asarray(static, dt.as_numpy_dtype))
+    _, axes = broadcast_gradient_args(target, x_shape)
+    return [reshape(reduce_sum(grad, axis=axes, keepdims=True), x_shape), None]
 
 
 def broadcast_to(input, shape, name=None):

@@ -159,3 +159,17 @@ def test_tile_gradient_values():
     check_gradients(lambda t: tf.tile(t, [2, 3]), [x])
     check_gradients(lambda t: tf.tile(t, tf.constant([1, 2], tf.int64)), [x])
     check_gradients(lambda t: tf.slice(t, [1, 0], [1, -1]), [x])
+
+
+def test_broadcast_to_gradient_builds_tfs_ops():
+    c = tf.constant(np.arange(12.).reshape(3, 4), dtype=tf.float32)
+    s = tf.reduce_sum(tf.broadcast_to(c, [2, 3, 4]))
+    g = tf.get_default_graph()
+    n = len(g.get_operations())
+    tf.gradients(s, c)
+    names = [o.name for o in g.get_operations()[n:] if "BroadcastTo_grad" in o.name]
+    assert names == ["gradients/BroadcastTo_grad/Shape", "gradients/BroadcastTo_grad/Const",
+                     "gradients/BroadcastTo_grad/BroadcastGradientArgs", "gradients/BroadcastTo_grad/Sum",
+                     "gradients/BroadcastTo_grad/Reshape"]  # TF 2.21
+    x = np.random.RandomState(0).randn(3, 1)
+    check_gradients(lambda t: tf.broadcast_to(t, [2, 3, 4]), [x])
