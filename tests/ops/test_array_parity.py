@@ -267,3 +267,18 @@ def test_searchsorted_linspace_batch_gather_build_tfs_ops():
         np.testing.assert_allclose(sess.run(tf.linspace(0., 1., 5)), np.linspace(0, 1, 5))
         np.testing.assert_array_equal(sess.run(tf.batch_gather(np.arange(6.).reshape(2, 3), [[2, 0], [1, 1]])),
                                       [[2, 0], [4, 4]])
+
+
+@pytest.mark.parametrize("perm, message", [
+    # TF 2.21's kernel messages
+    ([0, 2, 2], "1 is missing from {0,2,2}."), ([0, 5, 1], "5 is out of range [0 .. 3)"),
+    ([1, -1, -1], "0 is missing from {1,2,2}."),
+])
+def test_transpose_run_time_permutation_errors(perm, message):
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            sess.run(tf.transpose(np.zeros([2, 3, 4]), tf.placeholder_with_default(perm, [3])))
+    assert message in str(info.value)
+    with tf.Session() as sess:
+        assert sess.run(tf.transpose(np.zeros([2, 3, 4]), tf.placeholder_with_default([-1, 0, 1], [3]))).shape \
+            == (4, 2, 3)

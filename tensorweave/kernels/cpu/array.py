@@ -157,9 +157,15 @@ def _check_perm(perm, n):
     p = [int(i) for i in perm]
     if len(p) != n:
         raise _bad(f"transpose expects a vector of size {n}. But input(1) is a vector of size {len(p)}")
-    if sorted(i % n if -n <= i < n else -1 for i in p) != list(range(n)):
-        raise _bad(f"{_shape_str(p)} is not a permutation")
-    return tuple(i % n for i in p)
+    # TF's kernel: negative entries count from the end; then range, then completeness
+    w = [i + n if i < 0 else i for i in p]
+    for d in w:
+        if not 0 <= d < n:
+            raise _bad(f"{d} is out of range [0 .. {n})")
+    for i in range(n):
+        if i not in w:
+            raise _bad(f"{i} is missing from {{{','.join(str(d) for d in w)}}}.")
+    return tuple(w)
 
 
 @register_kernel("Transpose", aliases=True)

@@ -57,7 +57,7 @@ def _unravel_index(op, ctx):
         total = int(np.prod(dims))
         flat = np.asarray(indices).reshape(-1)
         if np.any((flat < 0) | (flat >= total)):
-            raise _bad(f"index out of bounds for array with shape {_shape_str(dims)}")
+            raise _bad("index is out of bound as with dims")  # TF's message
         out = np.stack(np.unravel_index(flat, tuple(int(d) for d in dims))).astype(indices.dtype)
         if np.ndim(indices) == 0:
             return out.reshape(-1)
