@@ -14,6 +14,7 @@ from ..framework.op_util import apply_op
 from ..framework.tensor_shape import TensorShape
 from ..kernels.registry import register_kernel
 from . import dataset_ops as _d
+from .batching import _int64_scalar
 from . import experimental_ops as _e
 
 __all__ = ["INFINITE", "UNKNOWN", "cardinality", "assert_cardinality", "AssertCardinalityDataset"]
@@ -191,7 +192,7 @@ def _cardinality_kernel(op, ctx):
 class AssertCardinalityDataset(_d.DatasetV1):
     def __init__(self, input_dataset, expected_cardinality):
         self._inputs = (input_dataset,)
-        self._expected = _d._int64_scalar(expected_cardinality, "cardinality")
+        self._expected = _int64_scalar(expected_cardinality, "cardinality")
         self._captures = [self._expected]
         self._set_element(input_dataset._structure, input_dataset._types, input_dataset._shapes,
                           input_dataset._classes)

@@ -20,8 +20,9 @@ from ..framework.graph import Tensor
 from . import _runtime
 from . import structure as _st
 from .specs import DatasetSpec
-from .dataset_ops import (AUTOTUNE, DatasetV1, RangeDataset, ZipDataset, _int64_scalar, _listless,
-                          _most_specific, _PredicateDataset, _structure_of)
+from .batching import _int64_scalar
+from .dataset_ops import (AUTOTUNE, DatasetV1, RangeDataset, ZipDataset, _listless, _most_specific, _PredicateDataset,
+                          _structure_of)
 
 __all__ = []
 

@@ -16,7 +16,8 @@ from ..framework.sparse_tensor import SparseTensor, SparseTensorValue
 from ..framework.tensor_shape import TensorShape, as_shape
 from ..kernels.registry import register_kernel
 from .specs import DatasetSpec
-from .dataset_ops import AUTOTUNE, DatasetV1, TensorSliceDataset, _int64_scalar, batched_generator
+from .batching import _int64_scalar, batched_generator
+from .dataset_ops import AUTOTUNE, DatasetV1, TensorSliceDataset
 
 __all__ = ["dense_to_sparse_batch", "from_list", "TFRecordWriter", "prefetch_to_device", "copy_to_device",
            "make_batched_features_dataset", "parse_example_dataset", "DatasetSpec", "get_structure"]
