@@ -301,11 +301,10 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
         dataset = dataset.shuffle(len(filenames), shuffle_seed)
 
     def open_fn(name):
-        return open(name, "r", encoding=encoding, newline="")
-    if compression_type == "GZIP":
-        def open_fn(name):  # noqa: F811
+        if compression_type == "GZIP":
             return gzip.open(name, "rt", encoding=encoding, newline="")
-    elif compression_type == "ZLIB" and (column_names is None or column_defaults is None):
+        return open(name, "r", encoding=encoding, newline="")
+    if compression_type == "ZLIB" and (column_names is None or column_defaults is None):
         raise ValueError(f"`compression_type` {compression_type} is not supported for probing columns.")
     if column_names is None:
         if not header:
