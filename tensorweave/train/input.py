@@ -43,7 +43,7 @@ def limit_epochs(tensor, num_epochs=None, name=None):
                                      collections=[GraphKeys.LOCAL_VARIABLES])
         counter = state_ops.count_up_to(epochs, num_epochs)
         with control_dependencies([counter]):
-            return array_ops.identity(tensor, name=name[:-1] if name.endswith("/") else name)
+            return array_ops.identity(tensor, name=name)   # the scope name: op "limit_epochs"
 
 
 def input_producer(input_tensor, element_shape=None, num_epochs=None, shuffle=True, seed=None, capacity=32,

@@ -297,3 +297,15 @@ def test_queue_from_list_selects_a_queue_at_run_time():
     q3 = tf.FIFOQueue(4, [tf.int32, tf.int32], names=["a", "b"], shapes=[[], []])
     with pytest.raises(ValueError, match=r"Dictionary: \['a'\],Queue: \['a', 'b'\]"):
         q3.enqueue({"a": 1})
+
+
+def test_limit_epochs_is_named_by_its_scope():
+    # TF 2.21: the identity takes the scope's name, so the tensor is limit_epochs:0.
+    with tf.Graph().as_default():
+        le = tf.train.limit_epochs(tf.constant([1, 2]), num_epochs=2)
+        assert le.name == "limit_epochs:0"
+        with tf.Session() as sess:
+            sess.run(tf.local_variables_initializer())
+            assert sess.run(le).tolist() == [1, 2] and sess.run(le).tolist() == [1, 2]
+            with pytest.raises(tf.errors.OutOfRangeError):
+                sess.run(le)
