@@ -10,7 +10,7 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op
 from ..framework.tensor_shape import TensorShape, inference_merge_error, note_input_value, unknown_shape
 from .array_ops import (
-    _base, _builtin_range, _dims_str, _graph, _index_tensor, _partial_dims, shape, _shape_from_tensor, _shape_input_dims,
+    _base, _dims_str, _graph, _index_tensor, _partial_dims, shape, _shape_from_tensor, _shape_input_dims,
     size, _static_int, _STATIC_LIMIT, _to_tensor,
 )
 
@@ -63,27 +63,34 @@ def _gather_grad(op, grad):
     with params.graph.colocate_with(params):  # TF: params can be large
         params_shape = shape(params)
     indices_size = expand_dims(size(indices), 0)
-    if axis is not None and params.shape.ndims is not None:
-        axis %= params.shape.ndims
-    if axis == 0:
+    if axis == 0:  # TF tests the static axis as given (-rank takes the general path below)
         values_shape = concat([indices_size, params_shape[1:]], 0)
         values = reshape(grad, values_shape)
         flat = reshape(indices, indices_size)
         return [IndexedSlices(values, flat, params_shape), None, None]
-    n = params.shape.ndims
-    if axis is None or n is None:
-        raise LookupError("Gradient of tf.gather needs a static axis and params rank in tensorweave")
-    # Dense gradient (like TF for axis != 0): move `axis` to the front, scatter-add rows back.
-    params_shape = shape(params, out_type=_base(indices))
-    indices_size = expand_dims(size(indices, out_type=_base(indices)), 0)
-    outer, inner = params_shape[:axis], params_shape[axis + 1:]
-    values = reshape(grad, concat([outer, indices_size, inner], 0))
-    perm = [axis] + list(_builtin_range(axis)) + list(_builtin_range(axis + 1, n))
-    values_t = transpose(values, perm)
-    shape_t = gather(params_shape, perm)
-    flat = reshape(indices, concat([indices_size, [1]], 0))
-    grad_t = scatter_nd(flat, values_t, shape_t)
-    return [transpose(grad_t, list(np.argsort(perm))), None, None]
+    # TF 2.21's _GatherV2Grad for axis != 0: move the gathered axis to the front, sum the
+    # gradient rows into it (_BatchGatherGrad's UnsortedSegmentSum), move it back, and reshape
+    # to the params' shape -- built op for op as TF builds it
+    from .array_range_ops import range as _range
+    from .math_ops import unsorted_segment_sum
+    outer_shape = params_shape[:axis_t]
+    inner_shape = params_shape[axis_t:][1:]
+    values_shape = concat([outer_shape, [-1], inner_shape], 0)
+    values_dims = size(values_shape)
+    axis_dims = size(outer_shape)
+    outer_batches = _range(0)
+    batch_axis = _range(0, axis_dims)
+    inner_axes = _range(axis_dims + 1, values_dims)
+    values = reshape(grad, values_shape)
+    transpose_dims = concat([outer_batches, [axis_dims], batch_axis, inner_axes], 0)
+    values_t = transpose(values, transpose_dims)
+    gather(params_shape, transpose_dims)  # TF builds the transposed params shape and leaves it unused
+    gather_dim_size = params_shape[axis_t]
+    flat_indices = reshape(indices, expand_dims(size(indices), 0))
+    params_grad = unsorted_segment_sum(values_t, flat_indices, gather_dim_size)
+    invert_dims = concat([outer_batches, batch_axis + 1, [0], inner_axes], 0)
+    params_grad = transpose(params_grad, invert_dims)
+    return [reshape(params_grad, shape(params)), None, None]
 
 
 def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):

@@ -173,3 +173,24 @@ def test_broadcast_to_gradient_builds_tfs_ops():
                      "gradients/BroadcastTo_grad/Reshape"]  # TF 2.21
     x = np.random.RandomState(0).randn(3, 1)
     check_gradients(lambda t: tf.broadcast_to(t, [2, 3, 4]), [x])
+
+
+@pytest.mark.parametrize("axis", [1, 2, -1, -3])
+def test_gather_gradient_along_other_axes(axis):
+    x = np.random.RandomState(0).randn(3, 4, 5)
+    check_gradients(lambda t: tf.gather(t, [2, 0, 2], axis=axis), [x])
+
+
+def test_gather_axis1_gradient_builds_tfs_ops():
+    x = tf.placeholder(tf.float32, [None, 4])
+    s = tf.reduce_sum(tf.gather(x, [0, 2], axis=1))
+    g = tf.get_default_graph()
+    n = len(g.get_operations())
+    gr = tf.gradients(s, x)[0]
+    names = [o.name.replace("gradients/GatherV2_grad/", "") for o in g.get_operations()[n:]
+             if "GatherV2_grad" in o.name]
+    # recorded from TF 2.21
+    assert names[:4] == ["Shape", "Size", "ExpandDims/dim", "ExpandDims"]
+    assert names[-10:] == ["Reshape_1", "UnsortedSegmentSum", "add_2/y", "add_2", "concat_2/values_2",
+                           "concat_2/axis", "concat_2", "transpose_1", "Shape_1", "Reshape_2"]
+    assert gr.name == "gradients/GatherV2_grad/Reshape_2:0" and gr.shape.as_list() == [None, 4]
