@@ -126,8 +126,8 @@ class PaddedBatchDataset(BatchDataset):
                       as_shape([None if isinstance(d, Tensor) else d for d in s]) if isinstance(s, (list, tuple))
                       else as_shape(s) for s in raw]
         for s, p in zip(input_dataset._shapes, padded):
-            if s.ndims is not None and p.ndims is not None and not s.is_compatible_with(p) and \
-                    any(a is not None and b is not None and a > b for a, b in zip(s.as_list(), p.as_list())):
+            if s.ndims is not None and p.ndims is not None and (s.ndims != p.ndims or any(
+                    a is not None and b is not None and a > b for a, b in zip(s.as_list(), p.as_list()))):
                 raise ValueError(f"The padded shape {p} is not compatible with the shape {s} of the "
                                  f"corresponding input component.")
         self._padded = [tuple(d for d in (p.as_list() if p.ndims is not None else [])) for p in padded]

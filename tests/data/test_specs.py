@@ -122,3 +122,11 @@ def test_from_sparse_tensor_slices_gives_row_triples():
     n = m.make_one_shot_iterator().get_next()
     with tf.Session() as sess:
         assert [sess.run(n), sess.run(n)] == [3, 6]
+
+
+def test_padded_shape_of_another_rank_is_refused():
+    # TF 2.21's message for padded_shapes=[2] on (1, 1) elements.
+    ds = tf.data.Dataset.range(3).map(lambda x: tf.reshape(x, [1, 1]))
+    with pytest.raises(ValueError, match=r"The padded shape \(2,\) is not compatible with the shape \(1, 1\)"):
+        ds.padded_batch(2, padded_shapes=[2])
+    assert ds.padded_batch(2, padded_shapes=[2, None]).output_shapes.as_list() == [None, 2, None]
