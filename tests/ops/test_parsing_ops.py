@@ -52,7 +52,9 @@ def test_parse_single_example_and_errors():
             sess.run(out, {s: _example(x=[1.0, 2.0])})
         with pytest.raises(tf.errors.InvalidArgumentError, match="Data types don't match"):
             sess.run(out, {s: _example(x=[1, 2], y=[3])})
-        with pytest.raises(tf.errors.InvalidArgumentError, match="Values size: 3 but output shape: \\[2\\]"):
+        # TF 2.21's single-example parser names the key only.
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="Key: x.  Can't parse serialized Example: Some float_list slice was not parsed."):
             sess.run(out, {s: _example(x=[1.0, 2.0, 3.0], y=[3])})
         with pytest.raises(tf.errors.InvalidArgumentError, match="Could not parse example input"):
             sess.run(out, {s: b"\xff\xff\xff"})

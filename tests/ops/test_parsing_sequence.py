@@ -113,3 +113,22 @@ def test_parse_example_graph_is_tf_shaped():
         tf.parse_example(s, {"a": tf.FixedLenFeature([], tf.int32)})
     with pytest.raises(ValueError, match=r"Shape must be at most rank 1 but is rank 2 .*sparse_types=\[DT_INT64\]"):
         tf.parse_example([[""]], {"a": tf.VarLenFeature(tf.int64)})
+
+
+def test_parse_error_messages_name_the_example():
+    # Messages recorded from TF 2.21: example_names name the example; VarLen type errors differ.
+    s = tf.placeholder(tf.string, [None])
+    o = tf.parse_example(s, {"a": tf.FixedLenFeature([2], tf.float32), "v": tf.VarLenFeature(tf.string)},
+                         example_names=["ex0"])
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"Name: ex0, Key: a, Index: 0.  Number of float values != expected.  Values size: 1"):
+            sess.run(o, {s: [_a_example([1.0])]})
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="Name: ex0, Feature: a \\(data type: float\\) is required but could not be found."):
+            sess.run(o, {s: [_example(ix=[1])]})
+
+
+def _a_example(values):
+    f = {"a": tf.train.Feature(float_list=tf.train.FloatList(value=values))}
+    return tf.train.Example(features=tf.train.Features(feature=f)).SerializeToString()

@@ -14,16 +14,23 @@ def _example_class():
     return Example
 
 
-def _values(feature, key, dtype_name, index):
+def _where(key, index, name, single):
+    """How TF's messages name a feature: its key alone for a scalar input (the single-example
+    parser), else the example's name and index too."""
+    return f"Key: {key}." if single else f"Name: {name}, Key: {key}, Index: {index}."
+
+
+def _values(feature, key, dtype_name, index, name="<unknown>", sparse=False, single=False):
     """The values of one Feature as a NumPy array of the wanted dtype (None if the list is empty)."""
     kind = feature.WhichOneof("kind")
     if kind is None:
         return None
     want = _KIND[dtype_name]
     if kind != want:
+        detail = (f"Expected type: {_TYPE_NAME[want]}, Actual type: {_TYPE_NAME[kind]}" if sparse else
+                  f"Data type: {_TYPE_NAME[kind]} but expected type: {_TYPE_NAME[want]}")
         raise errors.InvalidArgumentError(
-            None, None, f"Name: <unknown>, Key: {key}, Index: {index}.  Data types don't match. Data type: "
-                        f"{_TYPE_NAME[kind]} but expected type: {_TYPE_NAME[want]}")
+            None, None, f"{_where(key, index, name, single)}  Data types don't match. {detail}")
     lst = getattr(feature, kind).value
     if dtype_name == "string":
         return np.array(list(lst), dtype=object)
@@ -59,7 +66,11 @@ def parse_protos(records, cls, what):
     return out
 
 
-def dense_feature(maps, key, dt, shape, default):
+def _dims_q(shape):
+    return "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"
+
+
+def dense_feature(maps, key, dt, shape, default, names=None, single=False):
     """One dense key over a batch of feature maps: [batch] + shape, or for a sequence feature
     (shape[0] is None) [batch, longest] + shape[1:] padded with the scalar `default`."""
     seq = bool(shape) and shape[0] is None
@@ -67,26 +78,32 @@ def dense_feature(maps, key, dt, shape, default):
     size = int(np.prod(item)) if item else 1
     rows = []
     for i, feats in enumerate(maps):
-        vals = _values(feats[key], key, dt, i) if key in feats else None
+        name = names[i] if names else "<unknown>"
+        vals = _values(feats[key], key, dt, i, name, single=single) if key in feats else None
         if seq:
             if vals is None:
                 vals = np.zeros((0,), np_dtype(dt))
             if size and vals.size % size:
                 raise errors.InvalidArgumentError(
-                    None, None, f"Name: <unknown>, Key: {key}, Index: {i}.  Number of values is not a multiple of "
-                                f"stride length. Saw {vals.size} values but output shape is: {_dims(shape)}")
+                    None, None, f"{_where(key, i, name, single)}  Number of {_TYPE_NAME[_KIND[dt]]} values is "
+                                f"not a multiple of stride length. Saw {vals.size} values but output shape is: "
+                                f"{_dims_q(shape)}")
             rows.append(vals.reshape((-1,) + item))
             continue
         if vals is None:
             if default is None or np.size(default) == 0:
                 raise errors.InvalidArgumentError(
-                    None, None, f"Feature: {key} (data type: {_TYPE_NAME[_KIND[dt]]}) is required but could not "
-                                f"be found.")
+                    None, None, f"{'' if single else f'Name: {name}, '}Feature: {key} (data type: "
+                                f"{_TYPE_NAME[_KIND[dt]]}) is required but could not be found.")
             rows.append(np.asarray(default, np_dtype(dt)).reshape(item))
             continue
         if vals.size != size:
+            if single:      # TF's single-example parser
+                raise errors.InvalidArgumentError(
+                    None, None, f"Key: {key}.  Can't parse serialized Example: Some {_KIND[dt]} slice was not "
+                                f"parsed.")
             raise errors.InvalidArgumentError(
-                None, None, f"Name: <unknown>, Key: {key}, Index: {i}.  Number of {_TYPE_NAME[_KIND[dt]]} values != "
+                None, None, f"Name: {name}, Key: {key}, Index: {i}.  Number of {_TYPE_NAME[_KIND[dt]]} values != "
                             f"expected.  Values size: {vals.size} but output shape: {_dims(shape)}")
         rows.append(vals.reshape(item))
     if seq:
@@ -100,11 +117,12 @@ def dense_feature(maps, key, dt, shape, default):
     return np.stack(rows) if rows else np.zeros((0,) + item, np_dtype(dt))
 
 
-def sparse_feature(maps, key, dt):
+def sparse_feature(maps, key, dt, names=None, single=False):
     """One VarLen key over a batch: (indices [n, 2], values, dense_shape [batch, longest])."""
     idx, vals, longest = [], [], 0
     for i, feats in enumerate(maps):
-        v = _values(feats[key], key, dt, i) if key in feats else None
+        v = _values(feats[key], key, dt, i, names[i] if names else "<unknown>", sparse=True, single=single) \
+            if key in feats else None
         if v is None or not v.size:
             continue
         vals.append(v)
@@ -130,9 +148,10 @@ def _parse_example(op, ctx):
     def parse(serialized, names, sparse_keys, dense_keys, ragged_keys, *defaults):
         single = np.ndim(serialized) == 0
         maps = [ex.features.feature for ex in parse_protos(_records(serialized), example_cls, "example")]
-        dense = [dense_feature(maps, k, dt, shape, d) for k, dt, shape, d in
+        ex_names = _keys(names) or None
+        dense = [dense_feature(maps, k, dt, shape, d, ex_names, single) for k, dt, shape, d in
                  zip(_keys(dense_keys), dense_types, dense_shapes, defaults)]
-        sparse = [sparse_feature(maps, k, dt) for k, dt in zip(_keys(sparse_keys), sparse_types)]
+        sparse = [sparse_feature(maps, k, dt, ex_names, single) for k, dt in zip(_keys(sparse_keys), sparse_types)]
         if single:
             dense = [d[0] for d in dense]
             sparse = [unbatch_sparse(*sp) for sp in sparse]
