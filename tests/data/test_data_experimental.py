@@ -1,8 +1,6 @@
 """tf.data.experimental additions. Expected sequences marked "TF" were recorded from TensorFlow
 2.21 (tf.compat.v1, graph mode) running the same program."""
 
-import os
-
 import numpy as np
 import pytest
 
