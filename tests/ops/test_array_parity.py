@@ -163,9 +163,8 @@ def test_convert_shapes_and_lists_holding_tensors():
     ("p[tf.constant(1):3]", [2, 4, 5]), ("p[:, tf.constant(1):tf.constant(3)]", [3, 2, 5]),
 ])
 def test_slices_with_tensors_have_tfs_static_shapes(spec, shape):
-    p = tf.placeholder(tf.float32, [3, 4, 5])
-    i = tf.placeholder(tf.int32, [])  # noqa: F841 (used by eval)
-    t = eval(spec)
+    env = {"tf": tf, "p": tf.placeholder(tf.float32, [3, 4, 5]), "i": tf.placeholder(tf.int32, [])}
+    t = eval(spec, env)
     assert (t.shape.as_list() if t.shape.ndims is not None else None) == shape
 
 

@@ -224,8 +224,8 @@ def _matrix_diag(op, ctx):
         lo, hi = _k(k)
         band = d if lo < hi else d[..., None, :]
         if band.shape[-2] != hi - lo + 1:
-            raise _invalid(f"The number of diagonals provided in the input does not match the lower_diag_index "
-                           f"and upper_diag_index range.")
+            raise _invalid("The number of diagonals provided in the input does not match the lower_diag_index "
+                           "and upper_diag_index range.")
         max_len = band.shape[-1]
         rows, cols = _diag_output_size(lo, hi, max_len, int(num_rows), int(num_cols))
         out = np.full(band.shape[:-2] + (rows, cols), padding_value, dtype=d.dtype)
