@@ -149,6 +149,10 @@ class TensorShape:
             self._dims = dims._dims
         elif isinstance(dims, (list, tuple)):
             self._dims = tuple(as_dimension(d) for d in dims)
+        elif isinstance(dims, (str, bytes)):
+            raise TypeError(f"Failed to convert '{dims!r}' to a shape: '{dims!r}'could not be converted to a "
+                            "dimension. A shape should either be single dimension (e.g. 10), or an iterable of "
+                            "dimensions (e.g. [1, 10, None]).")
         elif hasattr(dims, "dim") and hasattr(dims, "unknown_rank"):  # a TensorShapeProto-like
             self._dims = None if dims.unknown_rank else tuple(
                 Dimension(None if d.size == -1 else d.size) for d in dims.dim)
@@ -197,6 +201,8 @@ class TensorShape:
         if self._dims is not None:
             if isinstance(key, slice):
                 return TensorShape(self._dims[key])
+            if not -len(self._dims) <= key < len(self._dims):
+                raise IndexError("list index out of range")  # TF keeps its dimensions in a list
             return self._dims[key]
         if isinstance(key, slice):
             return unknown_shape()
@@ -308,7 +314,19 @@ class TensorShape:
             raise ValueError(f"Shapes {self} and {other} must have the same rank")
 
     def as_proto(self):
-        raise NotImplementedError("TensorShape.as_proto arrives with graph serialization")
+        """This shape as a TensorShapeProto (unknown dimensions are size -1)."""
+        from .graph_io import shape_to_proto
+        return shape_to_proto(self)
+
+    def is_subtype_of(self, other):
+        """True if every dimension of `other` is unknown or equal to this shape's (TF 2's
+        TraceType relation; an unknown-rank `other` accepts every shape)."""
+        other = as_shape(other)
+        if other._dims is None:
+            return True
+        if self._dims is None or len(self._dims) != len(other._dims):
+            return False
+        return all(o.value is None or s.value == o.value for s, o in zip(self._dims, other._dims))
 
 
 def as_shape(shape):

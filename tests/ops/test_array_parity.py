@@ -281,3 +281,18 @@ def test_transpose_run_time_permutation_errors(perm, message):
     with tf.Session() as sess:
         assert sess.run(tf.transpose(np.zeros([2, 3, 4]), tf.placeholder_with_default([-1, 0, 1], [3]))).shape \
             == (4, 2, 3)
+
+
+def test_tensor_shape_proto_subtype_and_errors():
+    a = tf.TensorShape([None, 3])
+    proto = a.as_proto()
+    assert [d.size for d in proto.dim] == [-1, 3] and not proto.unknown_rank
+    assert tf.TensorShape(None).as_proto().unknown_rank
+    assert tf.TensorShape(proto) == tf.TensorShape([None, 3]) or tf.TensorShape(proto).as_list() == [None, 3]
+    assert tf.TensorShape([1, 2]).is_subtype_of(tf.TensorShape([None, 2]))
+    assert not tf.TensorShape([None]).is_subtype_of(tf.TensorShape([1]))
+    assert tf.TensorShape([1, 2]).is_subtype_of(tf.TensorShape(None))
+    with pytest.raises(IndexError, match="^list index out of range$"):
+        a[5]
+    with pytest.raises(TypeError, match="^Failed to convert ''a'' to a shape"):  # TF's message
+        tf.TensorShape("a")
