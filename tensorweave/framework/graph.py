@@ -281,8 +281,13 @@ def _graph_mismatch(t, inputs, graph, name, op_type):
     if first is None:
         return ValueError(f"Tensor {t!r} must be from the same graph as the op {name!r} "
                           f"({op_type}) being created.")
-    return ValueError(f"{t} must be from the same graph as {first} "
-                      f"(graphs are {t._op._graph!r} and {graph!r}).")
+    return _different_graphs(t, t._op._graph, first, graph)
+
+
+def _different_graphs(stray, stray_graph, first, first_graph):
+    """TF's _get_graph_from_inputs message for `stray` against the `first` value's graph."""
+    return ValueError(f"{stray} must be from the same graph as {first} "
+                      f"(graphs are {stray_graph!r} and {first_graph!r}).")
 
 
 class _InputList(tuple):
@@ -827,8 +832,7 @@ def _graph_from_values(values):
         if first is None:
             first = v
         elif g is not first.graph:
-            raise ValueError(f"{_graph_element(v)} must be from the same graph as {_graph_element(first)} "
-                             f"(graphs are {g!r} and {first.graph!r}).")
+            raise _different_graphs(_graph_element(v), g, _graph_element(first), first.graph)
     return first.graph if first is not None else default
 
 
