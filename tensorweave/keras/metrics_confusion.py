@@ -13,7 +13,8 @@ import numpy as np
 from ..framework.constant_op import convert_to_tensor
 from ..framework.graph import name_scope
 from . import backend as K
-from .metrics import Metric, MeanMetricWrapper
+from . import losses
+from .metrics import Metric, _wrapper
 from .layer_configs import ListWrapper
 
 __all__ = ["TruePositives", "FalsePositives", "TrueNegatives", "FalseNegatives", "Precision",
@@ -405,27 +406,14 @@ def cosine_similarity(y_true, y_pred, axis=-1):
     return m.reduce_sum(y_true * y_pred, axis=axis)
 
 
-def _mean_of(cls_name, fn_name, default_name, extra=()):
-    def __init__(self, *args, name=default_name, dtype=None, **kwargs):
-        from . import losses
-        fn = globals().get(fn_name) or getattr(losses, fn_name)
-        for (k, _), v in zip(extra, args):
-            kwargs[k] = v
-        for k, d in extra:
-            kwargs.setdefault(k, d)
-        MeanMetricWrapper.__init__(self, fn, name=name, dtype=dtype, **kwargs)
-    return type(cls_name, (MeanMetricWrapper,), {"__init__": __init__,
-                                                  "__doc__": f"Mean of `{fn_name}`."})
-
-
-Hinge = _mean_of("Hinge", "hinge", "hinge")
-SquaredHinge = _mean_of("SquaredHinge", "squared_hinge", "squared_hinge")
-KLDivergence = _mean_of("KLDivergence", "kl_divergence", "kullback_leibler_divergence")
-Poisson = _mean_of("Poisson", "poisson", "poisson")
-LogCoshError = _mean_of("LogCoshError", "logcosh", "logcosh")
-CosineSimilarity = _mean_of("CosineSimilarity", "cosine_similarity", "cosine_similarity",
+Hinge = _wrapper("Hinge", losses.hinge, "hinge")
+SquaredHinge = _wrapper("SquaredHinge", losses.squared_hinge, "squared_hinge")
+KLDivergence = _wrapper("KLDivergence", losses.kl_divergence, "kullback_leibler_divergence")
+Poisson = _wrapper("Poisson", losses.poisson, "poisson")
+LogCoshError = _wrapper("LogCoshError", logcosh, "logcosh")
+CosineSimilarity = _wrapper("CosineSimilarity", cosine_similarity, "cosine_similarity",
                             (("axis", -1),))
-MeanSquaredLogarithmicError = _mean_of("MeanSquaredLogarithmicError",
-                                       "mean_squared_logarithmic_error",
+MeanSquaredLogarithmicError = _wrapper("MeanSquaredLogarithmicError",
+                                       losses.mean_squared_logarithmic_error,
                                        "mean_squared_logarithmic_error")
-CategoricalHinge = _mean_of("CategoricalHinge", "categorical_hinge", "categorical_hinge")
+CategoricalHinge = _wrapper("CategoricalHinge", categorical_hinge, "categorical_hinge")
