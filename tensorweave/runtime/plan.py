@@ -280,6 +280,9 @@ def compile_plan(fetches, feeds, ctx, order=None, trace=False):
     for t, i in fed.items():
         expr[t] = f"f{i}"
         shared[t] = True
+    # A static value is computed from the graph, so it is wrong downstream of a fed non-placeholder
+    # (feeding a Const, as tf.test.compute_gradient does): such a plan skips the static shortcut.
+    static_ok = all(t._op._type == "Placeholder" for t in fed)
     needs_step = False
     counter = itertools.count()
 
@@ -294,7 +297,7 @@ def compile_plan(fetches, feeds, ctx, order=None, trace=False):
 
     for op in order:
         outs_needed = [t for t in op._outputs if t in needed_tensors and t not in fed]
-        if len(op._outputs) == 1 and outs_needed and not op._op_def.stateful \
+        if static_ok and len(op._outputs) == 1 and outs_needed and not op._op_def.stateful \
                 and registry.static_value_fn(op._type) is not None:
             value = constant_value(op._outputs[0])  # e.g. the Shape of a fully-defined tensor
             if value is not None:
