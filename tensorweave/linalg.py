@@ -25,3 +25,8 @@ __all__ = ["adjoint", "band_part", "cholesky", "det", "diag", "diag_part", "eins
            "triangular_solve", "tensor_diag", "tensor_diag_part", "transpose", "global_norm", "l2_normalize",
            "cholesky_solve", "eigh", "eigvalsh", "expm", "logdet", "lstsq", "matvec", "pinv", "tridiagonal_solve",
            "cross", "sqrtm", "logm", "matrix_rank", "normalize"]
+
+from .linear_operator import *  # noqa: F401,F403,E402
+from . import linear_operator as _linear_operator  # noqa: E402
+
+__all__ += _linear_operator.__all__
