@@ -161,6 +161,25 @@ def test_config_proto_fields():
     assert opts.trace_level == 3
 
 
+def test_config_messages_print_as_protobuf_text_format():
+    # Expected strings recorded from TF 2.21 (str() of the protobuf messages).
+    c = tf.ConfigProto(device_count={"CPU": 2, "GPU": 0}, inter_op_parallelism_threads=2)
+    c.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_1
+    c.gpu_options.per_process_gpu_memory_fraction = 0.4
+    c.device_filters.append("/job:ps")
+    assert str(c) == ('device_count {\n  key: "GPU"\n  value: 0\n}\ndevice_count {\n  key: "CPU"\n'
+                      '  value: 2\n}\ndevice_filters: "/job:ps"\ninter_op_parallelism_threads: 2\n'
+                      'gpu_options {\n  per_process_gpu_memory_fraction: 0.4\n}\ngraph_options {\n'
+                      '  optimizer_options {\n    global_jit_level: ON_1\n  }\n}\n')
+    assert str(tf.ConfigProto()) == ""
+    assert repr(tf.GPUOptions(allow_growth=True)) == "allow_growth: true\n"
+    assert str(tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE, timeout_in_ms=100)) == \
+        "trace_level: FULL_TRACE\ntimeout_in_ms: 100\n"
+    o = tf.OptimizerOptions(opt_level=tf.OptimizerOptions.L0, do_constant_folding=True)
+    assert str(o) == "do_constant_folding: true\nopt_level: L0\n"
+    assert (tf.OptimizerOptions.OFF, tf.OptimizerOptions.ON_2) == (-1, 2)
+
+
 def test_concurrent_runs_from_threads():
     x = tf.placeholder(tf.float32, [3])
     y = tf.identity(x)
