@@ -92,6 +92,7 @@ from . import bitwise  # noqa: E402  (tf.bitwise: and/or/xor/invert/shifts)
 from . import signal, spectral  # noqa: E402  (tf.signal; TF1's tf.spectral)
 from . import sets  # noqa: E402  (tf.sets: intersection, union, difference, size)
 from .ops.spectral_ops import fft, fft2d, fft3d, ifft, ifft2d, ifft3d  # noqa: E402
+from .ops.signal_more_ops import fftnd, ifftnd, irfftnd, rfftnd  # noqa: E402,F401
 from . import io, python_io  # noqa: E402  (namespaces: TFRecord files, Example protos)
 from . import data  # noqa: E402  (tf.data: Dataset, Iterator, TFRecordDataset)
 from . import summary  # noqa: E402  (tf.summary: summary ops, event files)
@@ -105,6 +106,7 @@ from .protos.public import *  # noqa: E402,F401,F403  (tf.GraphDef, tf.Summary, 
 from .framework.graph_io import import_graph_def, make_ndarray, make_tensor_proto  # noqa: E402
 from .framework import graph_util  # noqa: E402
 from . import test, timeline  # noqa: E402  (tf.test: GPU queries, TestCase; Chrome-trace timelines)
+from . import config  # noqa: E402  (tf.config: physical/logical devices, threading, memory growth)
 from .runtime.devices import list_devices  # noqa: E402
 from .module import Module  # noqa: E402  (tf.Module: named containers of variables)
 
