@@ -1,13 +1,23 @@
-"""`tf.test`: device queries (is_gpu_available, gpu_device_name, is_built_with_cuda) and a small
-`TestCase` (a unittest.TestCase with a fresh graph per test and TF's assert helpers)."""
+"""`tf.test`: device queries (is_gpu_available, gpu_device_name, is_built_with_cuda), a small
+`TestCase` (a unittest.TestCase with a fresh graph per test and TF's assert helpers), TF1's
+gradient checker (`compute_gradient`, `compute_gradient_error`), `Benchmark`, `get_temp_dir`,
+`assert_equal_graph_def` and `mock` (unittest.mock)."""
 
 import contextlib
 import unittest
+from unittest import mock  # noqa: F401  (tf.test.mock is unittest.mock)
 
 import numpy as np
 
+from .platform.gradient_checker import compute_gradient, compute_gradient_error  # noqa: F401
+from .platform.test_util import (Benchmark, assert_equal_graph_def, create_local_cluster,  # noqa: F401
+                                 get_temp_dir, is_built_with_rocm, is_built_with_xla, is_cpu_target_available,
+                                 test_src_dir_path)
+
 __all__ = ["is_gpu_available", "gpu_device_name", "is_built_with_cuda", "is_built_with_gpu_support",
-           "TestCase", "main"]
+           "TestCase", "main", "mock", "compute_gradient", "compute_gradient_error", "Benchmark",
+           "assert_equal_graph_def", "create_local_cluster", "get_temp_dir", "is_built_with_rocm",
+           "is_built_with_xla", "is_cpu_target_available", "test_src_dir_path"]
 
 
 def is_built_with_cuda():
