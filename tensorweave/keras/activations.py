@@ -62,8 +62,8 @@ def elu(x, alpha=1.0):
     out = nn.elu(x)
     if alpha == 1:
         return out
-    from ..ops import array_ops
-    return array_ops.where(m.greater(x, 0), out, alpha * out)
+    from ..ops.array_misc_ops import where_v2   # TF's keras uses tf.where (SelectV2)
+    return where_v2(m.greater(x, 0), out, alpha * out)
 
 
 def selu(x):

@@ -121,6 +121,9 @@ def clear_session():
 
 def _initialize_variables(session):
     from ..ops import variables as _variables
+    from .backend_extra import _MANUAL
+    if _MANUAL["value"]:   # K.manual_variable_initialization(True)
+        return
     g = session.graph
     candidates = list(g.get_collection(GraphKeys.GLOBAL_VARIABLES)) + \
         list(g.get_collection(GraphKeys.LOCAL_VARIABLES)) + list(g.get_collection("_keras_variables"))
@@ -206,7 +209,7 @@ def variable(value, dtype=None, name=None, constraint=None):
 
 def constant(value, dtype=None, shape=None, name=None):
     from ..framework.constant_op import constant as _constant
-    return _constant(value, dtype=dtype or floatx(), shape=shape, name=name)
+    return _constant(value, dtype=dtype or floatx(), shape=shape, name=name or "Const")
 
 
 def zeros(shape, dtype=None, name=None):
@@ -447,10 +450,6 @@ def dot(x, y):
     return m.matmul(x, y)
 
 
-def batch_dot(x, y, axes=None):
-    raise NotImplementedError("tf.keras.backend.batch_dot is not supported yet")
-
-
 def transpose(x):
     return _ops()[0].transpose(x)
 
@@ -614,6 +613,9 @@ def categorical_crossentropy(target, output, from_logits=False, axis=-1):
 def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
     from .losses import _sparse_categorical_crossentropy_backend
     return _sparse_categorical_crossentropy_backend(target, output, from_logits, axis)
+
+
+from .backend_extra import *  # noqa: E402,F401,F403  (the rest of the K.* API)
 
 
 def __getattr__(name):

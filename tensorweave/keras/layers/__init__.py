@@ -4,6 +4,10 @@ from ..engine import Input, InputLayer, InputSpec, Layer  # noqa: F401
 from .core import (Activation, Dense, Dropout, Flatten, Lambda, Masking, Permute,  # noqa: F401
                    RepeatVector, Reshape)
 from .convolutional import *  # noqa: F401,F403
+from .convolutional_extra import *  # noqa: F401,F403
+from .advanced_activations import *  # noqa: F401,F403
+from .noise import *  # noqa: F401,F403
+from .reshaping import *  # noqa: F401,F403
 from .normalization import BatchNormalization  # noqa: F401
 from .embeddings import Embedding  # noqa: F401
 from .merge import *  # noqa: F401,F403
