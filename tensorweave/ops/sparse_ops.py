@@ -342,14 +342,21 @@ def array_identity(t):
 
 
 def sparse_reshape(sp_input, shape, name=None):
-    """The SparseTensor reshaped to `shape` (one -1 allowed), like tf.reshape on its dense form."""
+    """The SparseTensor reshaped to `shape` (one -1 allowed), like tf.reshape on its dense form.
+    Built as TF builds it: the shape cast to int64 first, then in scope `SparseReshape` the op,
+    the values' Identity and, when every dimension is known statically, a Const dense shape."""
+    from ..framework.graph import name_scope
+    from .math_compare_ops import cast
     sp_input = _sp(sp_input)
-    new_shape = convert_to_tensor(shape, dtype=_dtypes.int64, name="shape")
+    new_shape = cast(shape, _dtypes.int64)
     static = None
+    folded = None
     v = constant_value(new_shape)
     old = _const_shape(sp_input)
     if v is not None:
         dims = [int(d) for d in np.asarray(v).reshape(-1)]
+        if dims.count(-1) > 1:
+            raise ValueError("At most one dimension can be unknown (-1).")
         if -1 in dims and old is not None:
             known = int(np.prod([d for d in dims if d != -1])) if len(dims) > 1 else 1
             total = int(np.prod(old))
@@ -360,9 +367,14 @@ def sparse_reshape(sp_input, shape, name=None):
             raise ValueError(f"Cannot reshape a tensor with {int(np.prod(old))} elements to shape {dims} "
                              f"({int(np.prod(dims))} elements)")
         static = TensorShape([None if d == -1 else d for d in dims])
-    i, s = apply_op("SparseReshape", [sp_input.indices, sp_input.dense_shape, new_shape],
-                    [_dtypes.int64, _dtypes.int64], name or "SparseReshape")
-    return _with_static_shape(SparseTensor(i, array_identity(sp_input.values), s), static)
+        if old is not None:
+            folded = dims
+    with name_scope(name, "SparseReshape", [sp_input]) as scope:
+        i, s = apply_op("SparseReshape", [sp_input.indices, sp_input.dense_shape, new_shape],
+                        [_dtypes.int64, _dtypes.int64], scope)
+        if folded is not None:
+            s = convert_to_tensor(np.asarray(folded, np.int64))
+        return _with_static_shape(SparseTensor(i, array_identity(sp_input.values), s), static)
 
 
 def _sdmm_shape(op):

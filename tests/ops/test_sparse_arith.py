@@ -60,3 +60,19 @@ def test_sparse_dense_matmul_and_grad():
     vals = np.array([1.0, -2.0, 0.5])
     check_gradients(lambda v, bb: tf.sparse_tensor_dense_matmul(tf.SparseTensor(idx, v, [3, 4]), bb),
                     [vals, b])
+
+
+def test_sparse_reshape_builds_tfs_graph():
+    # Names recorded from TF 2.21: the shape is cast outside the scope, the values' Identity and
+    # (for a fully static input shape) a Const dense shape inside it.
+    with tf.Graph().as_default() as g:
+        sp = tf.SparseTensor(indices=[[0, 0], [1, 2], [2, 1]], values=[1.0, 2.0, 3.0], dense_shape=[3, 4])
+        rs = tf.sparse_reshape(sp, [-1, 2], name="rr")
+        assert (rs.indices.name, rs.values.name, rs.dense_shape.name) == ("rr:0", "rr/Identity:0", "rr/Const:0")
+        ph = tf.sparse_placeholder(tf.float32)
+        rs2 = tf.sparse_reshape(ph, [2, -1])
+        assert rs2.dense_shape.name == "SparseReshape:1" and rs2.values.name == "SparseReshape/Identity:0"
+        with tf.Session(graph=g) as s:
+            out = s.run(rs)
+        np.testing.assert_array_equal(out.dense_shape, [6, 2])
+        np.testing.assert_array_equal(out.indices, [[0, 0], [3, 0], [4, 1]])
