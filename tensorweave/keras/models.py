@@ -164,9 +164,10 @@ class Model(TrainingMixin, Layer):
         shapes = [(None,) + a.shape[1:] for a in arrays]
         dts = [K.floatx() if a.dtype.kind == "f" else ("int32" if a.dtype.kind in "iu" else a.dtype.name)
                for a in arrays]
-        first = self._first_layer_name()
-        ins = [Input(batch_shape=s, dtype=d, name=f"{first}_input" if len(arrays) == 1 else None)
-               for s, d in zip(shapes, dts)]
+        # As TF's v1 ModelInputs: plain placeholders input_1, input_2, ... (no keras history,
+        # so summary() shows the inner layers' shapes as "multiple").
+        ins = [K.placeholder(shape=s, dtype=d, name=f"input_{i + 1}")
+               for i, (s, d) in enumerate(zip(shapes, dts))]
         inputs = ins[0] if len(ins) == 1 else ins
         outputs = self(inputs)
         self.inputs = ins

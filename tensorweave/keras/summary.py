@@ -32,7 +32,9 @@ def _shape_text(layer):
     try:
         if isinstance(layer, InputLayer):
             return str([tuple(layer._batch_input_shape)])
-        nodes = layer._inbound_nodes
+        # As TF's v1 layers, a call on tensors without keras history (a subclassed model's
+        # layers called on its placeholders) makes no node: its shape reads "multiple".
+        nodes = [n for n in layer._inbound_nodes if _connected(n)]
         if not nodes:
             return "multiple"
         shapes = {str(_node_shapes(n)) for n in nodes}
@@ -41,6 +43,19 @@ def _shape_text(layer):
         return shapes.pop()
     except Exception:  # noqa: BLE001  (TF prints "multiple" when it cannot tell)
         return "multiple"
+
+
+def _connected(node):
+    """Whether TF would have recorded this call: its inputs come, call by call, from keras
+    Inputs (TF makes no node for a call on plain placeholders, nor for calls downstream)."""
+    from .engine import InputLayer, _keras_history
+    if isinstance(node.layer, InputLayer):
+        return True
+    for t in node.input_tensors:
+        hist = _keras_history(t)
+        if hist is None or not _connected(hist[0]._inbound_nodes[hist[1]]):
+            return False
+    return True
 
 
 def _node_shapes(node):
