@@ -9,3 +9,7 @@ from .wrappers import LinearOperatorAdjoint, LinearOperatorInversion  # noqa: F4
 __all__ = ["LinearOperator", "LinearOperatorAdjoint", "LinearOperatorComposition", "LinearOperatorDiag",
            "LinearOperatorFullMatrix", "LinearOperatorIdentity", "LinearOperatorInversion",
            "LinearOperatorLowerTriangular", "LinearOperatorScaledIdentity", "LinearOperatorZeros"]
+
+from .lu_ops import lu, lu_matrix_inverse, lu_reconstruct, lu_solve  # noqa: F401,E402
+
+__all__ += ["lu", "lu_matrix_inverse", "lu_reconstruct", "lu_solve"]

@@ -10,7 +10,7 @@ check dtypes and static dimensions as TF does; the defaults fall back on the den
 import contextlib
 
 from ..framework import dtypes
-from ..framework.tensor_shape import Dimension, TensorShape, dimension_value
+from ..framework.tensor_shape import Dimension, dimension_value
 from ._util import adjoint as _adjoint
 from ._util import convert, matrix_solve_with_broadcast, tf
 
