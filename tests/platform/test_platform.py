@@ -78,7 +78,8 @@ def test_gfile_round_trip(tmp_path):
         tf.gfile.Copy(str(f), str(d / "y.txt"))
     tf.gfile.Rename(str(d / "y.txt"), str(d / "z.txt"))
     tf.gfile.Remove(str(d / "z.txt"))
+    missing = tf.gfile.GFile(str(d / "missing"))  # opened lazily, as TF's FileIO
     with pytest.raises(tf.errors.NotFoundError):
-        tf.gfile.GFile(str(d / "missing"))
+        missing.read()
     tf.gfile.DeleteRecursively(str(tmp_path / "a"))
     assert not os.path.exists(tmp_path / "a")
