@@ -17,6 +17,6 @@ from ..ops.serialization_ops import (decode_base64, decode_compressed, decode_js
                                      parse_tensor, read_file, serialize_many_sparse, serialize_sparse,
                                      serialize_tensor, write_file)
 from ..framework.graph_io import write_graph  # noqa: F401,E402
-from ..platform import gfile  # noqa: F401,E402
+from ..platform import io_gfile as gfile  # noqa: F401,E402  (TF2 names: exists, glob, ...)
 from ..ops.image_codec_ops import (decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image,  # noqa: F401,E402
                                    decode_jpeg, decode_png, encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg)
