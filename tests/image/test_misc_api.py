@@ -142,4 +142,5 @@ def test_random_jpeg_quality():
 def test_resize_image_with_pad_gradient():
     from tensorweave.testing.op_test import check_gradients
     x = np.random.RandomState(1).rand(1, 3, 4, 2)
-    check_gradients(lambda t: tf.image.resize_image_with_pad(t, 5, 5), [x])
+    # ResizeBilinear computes in float32; the map is linear in x, so a large step is exact.
+    check_gradients(lambda t: tf.image.resize_image_with_pad(t, 5, 5), [x], delta=0.5, tol=1e-4)
