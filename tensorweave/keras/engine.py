@@ -340,6 +340,12 @@ class Layer(_base.Layer):
             self.add_loss(loss / batch)
 
     def compute_output_shape(self, input_shape):
+        # Keras layers that borrow a tf.layers implementation (Dense, Conv3DTranspose, ...) put
+        # this class first in their MRO: use the borrowed class's shape function.
+        for cls in type(self).__mro__:
+            if "compute_output_shape" in cls.__dict__ and issubclass(cls, _base.Layer) \
+                    and not issubclass(cls, Layer) and cls is not _base.Layer:
+                return cls.compute_output_shape(self, input_shape)
         raise NotImplementedError(f"Layer {type(self).__name__} does not implement "
                                   "compute_output_shape")
 

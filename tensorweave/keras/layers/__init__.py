@@ -9,6 +9,7 @@ from .advanced_activations import *  # noqa: F401,F403
 from .noise import *  # noqa: F401,F403
 from .reshaping import *  # noqa: F401,F403
 from .normalization import BatchNormalization  # noqa: F401
+from .normalization_extra import *  # noqa: F401,F403
 from .embeddings import Embedding  # noqa: F401
 from .merge import *  # noqa: F401,F403
 from .recurrent import *  # noqa: F401,F403

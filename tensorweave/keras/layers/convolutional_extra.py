@@ -261,7 +261,12 @@ class DepthwiseConv1D(DepthwiseConv2D):
         x = array_ops.expand_dims(inputs, spatial)
         kernel = array_ops.expand_dims(self.depthwise_kernel, 0)
         out = self._depthwise(x, kernel, (1,) + self.strides, (1,) + self.dilation_rate)
-        return self._finish(array_ops.squeeze(out, [spatial]))
+        if self.use_bias:   # as TF: bias on the 4-D output, squeeze, then the activation
+            from ...ops import nn_ops
+            fmt = "NHWC" if self.data_format == "channels_last" else "NCHW"
+            out = nn_ops.bias_add(out, self.bias, data_format=fmt)
+        out = array_ops.squeeze(out, [spatial])
+        return self.activation(out) if self.activation is not None else out
 
 
 class MaxPooling3D(_keras_pool(_conv3d.MaxPooling3D, (2, 2, 2))):
