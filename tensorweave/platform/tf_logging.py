@@ -5,7 +5,7 @@ import sys
 
 __all__ = ["DEBUG", "INFO", "WARN", "WARNING", "ERROR", "FATAL", "debug", "info", "warn", "warning",
            "error", "fatal", "log", "set_verbosity", "get_verbosity", "log_every_n", "log_first_n",
-           "log_if", "vlog"]
+           "log_if", "vlog", "flush", "TaskLevelStatusMessage"]
 
 DEBUG = _logging.DEBUG
 INFO = _logging.INFO
@@ -83,3 +83,13 @@ def log_first_n(level, msg, n, *args):
 def log_if(level, msg, condition, *args):
     if condition:
         _logger.log(level, msg, *args)
+
+
+def TaskLevelStatusMessage(msg):  # noqa: N802  (TF's name)
+    """Logs `msg` at ERROR level, as TF does."""
+    error(msg)
+
+
+def flush():
+    """Raises NotImplementedError, exactly as TF1's tf.logging.flush does."""
+    raise NotImplementedError()
