@@ -11,3 +11,5 @@ from .ops.math_elementwise_ops import is_finite, is_inf, is_nan  # noqa: F401,E4
 from .ops.math_special_ops import is_non_decreasing, is_strictly_increasing  # noqa: F401,E402
 from .framework.behavior import (disable_check_numerics, enable_check_numerics,  # noqa: F401,E402
                                        get_log_device_placement, set_log_device_placement)
+from .platform.compat_api import (disable_traceback_filtering, enable_traceback_filtering,  # noqa: F401,E402
+                                  is_traceback_filtering_enabled)

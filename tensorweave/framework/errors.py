@@ -124,3 +124,12 @@ def error_code_from_exception_type(cls):
         if c is cls:
             return code
     return UNKNOWN
+
+
+def __getattr__(name):
+    # tf.errors.raise_exception_on_not_ok_status lives with the platform helpers (imported lazily:
+    # framework/ imports nothing above it at load time).
+    if name == "raise_exception_on_not_ok_status":
+        from ..platform.compat_api import raise_exception_on_not_ok_status
+        return raise_exception_on_not_ok_status
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
