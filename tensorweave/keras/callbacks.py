@@ -1,5 +1,5 @@
 """`tf.keras.callbacks`: Callback, CallbackList, History (what `fit` returns), BaseLogger,
-ProgbarLogger (one line per epoch), LambdaCallback, EarlyStopping, TerminateOnNaN.
+ProgbarLogger (progbar.py), LambdaCallback, EarlyStopping, TerminateOnNaN.
 Callbacks that write files (ModelCheckpoint, TensorBoard, CSVLogger) raise NotImplementedError."""
 
 import numpy as np
@@ -92,27 +92,6 @@ class History(Callback):
             self.history.setdefault(k, []).append(v)
         if self.model is not None:
             self.model.history = self
-
-
-class ProgbarLogger(Callback):
-    """Prints "Epoch i/n" and one line of the epoch's logs (TF draws a progress bar)."""
-
-    def __init__(self, verbose=1):
-        super().__init__()
-        self.verbose = verbose
-
-    def on_epoch_begin(self, epoch, logs=None):
-        self._start = __import__("time").time()
-        print(f"Epoch {epoch + 1}/{self.params.get('epochs')}")
-
-    def on_epoch_end(self, epoch, logs=None):
-        n = self.params.get("samples")
-        secs = __import__("time").time() - self._start
-        parts = " - ".join(f"{k}: {v:.4f}" for k, v in (logs or {}).items())
-        if self.verbose == 1:
-            print(f"{n}/{n} [==============================] - {secs:.0f}s - {parts}")
-        else:
-            print(f"{n}/{n} - {secs:.0f}s - {parts}")
 
 
 class LambdaCallback(Callback):
@@ -220,3 +199,6 @@ TensorBoard = _unsupported("TensorBoard")
 CSVLogger = _unsupported("CSVLogger")
 ReduceLROnPlateau = _unsupported("ReduceLROnPlateau")
 LearningRateScheduler = _unsupported("LearningRateScheduler")
+
+
+from .progbar import ProgbarLogger  # noqa: E402  (progbar.py subclasses Callback)

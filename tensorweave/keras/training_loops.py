@@ -321,8 +321,8 @@ class LoopsMixin:
         train_fn = self._make_train_function()
         self.history = cbks_mod.History()
         cb_list = [cbks_mod.BaseLogger()] + _as_list(callbacks) + [self.history]
-        if verbose:
-            cb_list.insert(1, cbks_mod.ProgbarLogger(verbose))
+        if verbose:  # last, as TF's configure_callbacks: it prints after the user's callbacks
+            cb_list.append(cbks_mod.ProgbarLogger("steps" if steps_mode else "samples"))
         callbacks = cbks_mod.CallbackList(cb_list)
         callbacks.set_model(self)
         metric_names = list(self.metrics_names)
@@ -332,7 +332,7 @@ class LoopsMixin:
                               "steps": n if steps_mode else None, "samples": n,
                               "verbose": verbose, "do_validation": val is not None,
                               "metrics": metric_names})
-        if verbose == 1 and not steps_mode:
+        if verbose and not steps_mode:
             if val is not None and val[0] != "steps":
                 nval = len(val[1][0]) if val[0] == "split" else len(_as_list(val[1])[0])
                 print(f"Train on {n} samples, validate on {nval} samples")
@@ -402,9 +402,7 @@ class LoopsMixin:
             self.reset_metrics()
             results = self._run_loop(fn, arrays, batch_size or 32)
             n = len(arrays[0])
-        if verbose:
-            print(f"{n}/{n} - " +
-                  " - ".join(f"{k}: {v:.4f}" for k, v in zip(self.metrics_names, results)))
+        # TF's v1 evaluate draws no progress bar (its ProgbarLogger is only added to fit).
         if return_dict:
             return dict(zip(self.metrics_names, results))
         return results[0] if len(results) == 1 else results
