@@ -203,6 +203,9 @@ def _numpy_message(msg):
     return msg
 
 
+# Division by a constant that TF's grappler strength-reduces to multiplication by its reciprocal.
+_RECIPROCAL_DIVS = frozenset({"RealDiv", "Xdivy"})
+
 _FOLD_LIMIT = 1 << 20  # elements; larger results are computed per step rather than kept
 
 
@@ -336,6 +339,14 @@ def compile_plan(fetches, feeds, ctx, order=None, trace=False):
                 expr[op._outputs[0]] = name
                 shared[op._outputs[0]] = True
                 continue
+        if op._type in _RECIPROCAL_DIVS and args[1] in globs and args[0] not in globs \
+                and (op._inputs[1]._dtype.base_dtype.is_floating or op._inputs[1]._dtype.base_dtype.is_complex):
+            # Grappler's ReduceDivToReciprocalMul: TF runs x / const as x * (1 / const), which
+            # differs from a true division in the last bit; we do the same so values match.
+            c = np.asarray(globs[args[1]])
+            with np.errstate(all="ignore"):
+                globs[f"c{j}"] = _readonly(np.asarray(c.dtype.type(1) / c, dtype=c.dtype))
+            k, args = ctx.xp.multiply, [args[0], f"c{j}"]
         kname = f"k{j}"
         globs[kname] = k
         needs_step |= needs
