@@ -193,6 +193,15 @@ def write_bundle(prefix, names, arrays):
         raise errors.InvalidArgumentError(None, None, "Duplicate tensor names in a checkpoint")
     dnames = [_tf_dtype_name(np.asarray(a)) for a in arrays]
     encoded = [_encode(a, d) for a, d in zip(arrays, dnames)]
+    # TF's BundleWriter creates the prefix's directory, one level only (Env::CreateDir).
+    d = os.path.dirname(os.path.abspath(prefix))
+    try:
+        os.mkdir(d)
+    except FileExistsError:
+        pass
+    except FileNotFoundError:
+        raise errors.NotFoundError(None, None, f"Failed to create a directory: {os.path.dirname(prefix)}; "
+                                               f"No such file or directory") from None
     try:
         with atomic_write(data_filename(prefix)) as f:
             spans = _write_safetensors(f, names, encoded)

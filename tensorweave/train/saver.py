@@ -550,8 +550,6 @@ class Saver:
         save_path_parent = os.path.dirname(save_path)
         model_checkpoint_path = None
         if not self._is_empty:
-            if save_path_parent and not os.path.isdir(save_path_parent):
-                raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
             try:
                 value = sess.run(self.saver_def.save_tensor_name,
                                  {self.saver_def.filename_tensor_name: checkpoint_file})

@@ -268,8 +268,12 @@ def test_save_errors(tmp_path):
         saver = tf.train.Saver()
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
+            # As TF 2.21: the save op creates one missing directory level, not two.
             with pytest.raises(ValueError, match="Parent directory of .* doesn't exist, can't save."):
-                saver.save(sess, str(tmp_path / "no" / "m"))
+                saver.save(sess, str(tmp_path / "no" / "deeper" / "m"))
+            assert saver.save(sess, str(tmp_path / "new" / "m")) == str(tmp_path / "new" / "m")
+            assert sorted(os.listdir(tmp_path / "new")) == \
+                ["checkpoint", "m.data-00000-of-00001", "m.index", "m.meta"]
             with pytest.raises(ValueError, match="'latest_filename' must not contain path components"):
                 saver.save(sess, str(tmp_path / "m"), latest_filename="a/b")
             with pytest.raises(ValueError, match="^Can't load save_path when it is None.$"):
