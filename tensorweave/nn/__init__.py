@@ -50,6 +50,10 @@ _ELSEWHERE = {
     "fractional_max_pool": ("nn_fractional_pool_ops", "fractional_max_pool"),
     "fractional_avg_pool": ("nn_fractional_pool_ops", "fractional_avg_pool"),
     "dilation2d": ("nn_morphology_ops", "dilation2d"), "erosion2d": ("nn_morphology_ops", "erosion2d"),
+    "conv_transpose": ("nn_misc_ops", "conv_transpose"),
+    "atrous_conv2d_transpose": ("nn_misc_ops", "atrous_conv2d_transpose"),
+    "with_space_to_batch": ("nn_misc_ops", "with_space_to_batch"),
+    "safe_embedding_lookup_sparse": ("nn_misc_ops", "safe_embedding_lookup_sparse"),
 }
 
 __all__ = ["bias_add", "crelu", "dropout", "elu", "l2_loss", "l2_normalize", "leaky_relu",
