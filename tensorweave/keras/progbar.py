@@ -197,9 +197,8 @@ class ProgbarLogger(Callback):
         logs = dict(logs or {})
         self._maybe_init_progbar()
         if self.use_steps:
+            # TF leaves "batch" and "size" in the logs here: they are shown (and averaged).
             self.seen = batch + 1
-            logs.pop("size", None)
-            logs.pop("batch", None)
         else:
             batch_size = logs.pop("size", 0)
             num_steps = logs.pop("num_steps", 1)

@@ -332,12 +332,15 @@ class LoopsMixin:
                               "steps": n if steps_mode else None, "samples": n,
                               "verbose": verbose, "do_validation": val is not None,
                               "metrics": metric_names})
-        if verbose and not steps_mode:
-            if val is not None and val[0] != "steps":
-                nval = len(val[1][0]) if val[0] == "split" else len(_as_list(val[1])[0])
-                print(f"Train on {n} samples, validate on {nval} samples")
-            else:
-                print(f"Train on {n} samples")
+        if verbose:  # TF's _print_train_info ("samples" unless x is a dataset)
+            unit = "steps" if _is_dataset(x) else "samples"
+            msg = f"Train on {n} {unit}"
+            if val is not None:
+                nval = val[3] if val[0] == "steps" else len(val[1][0]) if val[0] == "split" \
+                    else len(_as_list(val[1])[0])
+                if nval:
+                    msg += f", validate on {nval} {unit}"
+            print(msg)
         self.stop_training = False
         callbacks.on_train_begin()
         for epoch in range(initial_epoch, epochs):
