@@ -1,7 +1,7 @@
 """Helpers shared by op constructors: making an op in the default graph, shape functions that
 many ops share, and TF's argument checks."""
 
-from .graph import get_default_graph
+from .graph import Tensor, get_default_graph
 from .tensor_shape import TensorShape, unknown_shape
 
 __all__ = ["apply_op", "unchanged_shape", "broadcast_shapes", "broadcast_shape_fn", "scalar_shape",
@@ -11,6 +11,9 @@ __all__ = ["apply_op", "unchanged_shape", "broadcast_shapes", "broadcast_shape_f
 def apply_op(op_type, inputs, out_dtypes, name, attrs=None, shapes=None):
     """Creates an op in the inputs' graph (else the default graph); returns its outputs
     (a single Tensor when it has exactly one output, the Operation when it has none)."""
+    inputs = list(inputs)
+    if not all(isinstance(t, Tensor) for t in inputs):
+        inputs = _densified(inputs)
     g = get_default_graph()
     if inputs and not g._building_function:
         g = inputs[0].graph
@@ -21,6 +24,15 @@ def apply_op(op_type, inputs, out_dtypes, name, attrs=None, shapes=None):
     if not op._outputs:
         return op
     return list(op._outputs)
+
+
+def _densified(inputs):
+    """Inputs with IndexedSlices made dense, as TF's op wrappers do by converting every input:
+    a gather's gradient reaching a gradient function that feeds it to an ordinary op (MatMul's,
+    Tanh's) becomes an UnsortedSegmentSum there."""
+    from .indexed_slices import IndexedSlices
+    from .constant_op import convert_to_tensor
+    return [convert_to_tensor(t) if isinstance(t, IndexedSlices) else t for t in inputs]
 
 
 def unchanged_shape(op):
