@@ -13,6 +13,7 @@ from .normalization_extra import *  # noqa: F401,F403
 from .embeddings import Embedding  # noqa: F401
 from .merge import *  # noqa: F401,F403
 from .recurrent import *  # noqa: F401,F403
+from .wrappers import *  # noqa: F401,F403
 from ..saving import deserialize, serialize  # noqa: F401
 
 
