@@ -18,3 +18,6 @@ from .ops.stateless_random_ops import (stateless_categorical, stateless_multinom
                                       stateless_random_normal as stateless_normal,
                                       stateless_random_uniform as stateless_uniform,
                                       stateless_truncated_normal)
+from .ops.random_extra_ops import Algorithm, fold_in, split  # noqa: E402,F401
+
+__all__ += ["Algorithm", "fold_in", "split"]
