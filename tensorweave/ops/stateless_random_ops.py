@@ -25,11 +25,12 @@ def _v2_shape(op):
 
 registry.register_op("StatelessRandomGetKeyCounter", shape_fn=lambda op: [TensorShape([1]), TensorShape([2])])
 for _t in ("StatelessRandomUniformV2", "StatelessRandomNormalV2", "StatelessTruncatedNormalV2",
-           "StatelessRandomUniformIntV2"):
+           "StatelessRandomUniformIntV2", "StatelessRandomUniformFullIntV2"):
     registry.register_op(_t, shape_fn=_v2_shape)
 registry.register_op("StatelessMultinomial", shape_fn=_multinomial_shape)
 for _t in ("StatelessRandomGetKeyCounter", "StatelessRandomUniformV2", "StatelessRandomNormalV2",
-           "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2", "StatelessMultinomial"):
+           "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2", "StatelessRandomUniformFullIntV2",
+           "StatelessMultinomial"):
     registry.no_gradient(_t)
 
 
@@ -61,13 +62,18 @@ def _v2(op_type, shape, key, counter, dtype, extra=(), name=None):
 def stateless_random_uniform(shape, seed, minval=0, maxval=None, dtype=_dtypes.float32, name=None,
                              alg="auto_select"):
     """Uniform values in [minval, maxval) determined by `seed` (floats: maxval defaults to 1;
-    integers need both bounds)."""
+    integers take both bounds, or neither for the full range of the type)."""
     dtype = _dtypes.as_dtype(dtype).base_dtype
-    if dtype.is_integer and (minval is None or maxval is None):
-        raise ValueError("For integer dtype, minval and maxval must be both given (the full-range "
-                         "form is not supported yet)")
+    if dtype.is_integer and (minval is None) != (maxval is None):
+        raise ValueError(f"For integer dtype {dtype}, minval and maxval must be both `None` or both "
+                         f"non-`None`; got minval={minval} and maxval={maxval}.")
     with name_scope(name, "stateless_random_uniform", [shape, seed, minval, maxval]) as scope:
         shape = _shape_tensor(shape)
+        if dtype.is_integer and minval is None:  # the full range: every bit pattern equally likely
+            key, counter = _key_counter(seed)
+            alg_t = convert_to_tensor(_PHILOX, dtype=_dtypes.int32, name="alg")
+            return apply_op("StatelessRandomUniformFullIntV2", [shape, key, counter, alg_t], [dtype], scope,
+                            attrs={"dtype": dtype, "Tshape": shape.dtype.base_dtype})
         lo = convert_to_tensor(minval, dtype=dtype, name="min")
         hi = convert_to_tensor(1 if maxval is None else maxval, dtype=dtype, name="max")
         key, counter = _key_counter(seed)

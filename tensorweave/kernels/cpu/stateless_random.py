@@ -70,6 +70,24 @@ def _uniform_int(op, ctx):
     return stateless_random_uniform_int
 
 
+@register_kernel("StatelessRandomUniformFullIntV2")
+def _uniform_full_int(op, ctx):
+    dtype = np.dtype(op._get_attr("dtype").as_numpy_dtype)
+
+    def stateless_random_uniform_full_int(shape, key, counter, alg):
+        # TF's UniformFullIntDistribution: one 32-bit sample per 32-bit value; a 64-bit value is
+        # sample 2i (low word) | sample 2i+1 (high word), the samples taken four per Philox block.
+        shape = _shape_arg(shape)
+        n = int(np.prod(shape, dtype=np.int64))
+        words = 2 * n if dtype.itemsize == 8 else n
+        stream = _stream(key, counter)
+        w = stream.blocks(stream.counter, np.arange(-(-words // 4), dtype=np.uint64)).ravel()[:words]
+        w = w.astype(np.uint32)
+        bits = (w[0::2].astype(np.uint64) | (w[1::2].astype(np.uint64) << np.uint64(32))) if dtype.itemsize == 8 else w
+        return bits.view(dtype).reshape(shape)
+    return stateless_random_uniform_full_int
+
+
 @register_kernel("StatelessMultinomial")
 def _multinomial(op, ctx):
     out_dtype = op._get_attr("output_dtype").as_numpy_dtype
