@@ -308,8 +308,10 @@ class LossFunctionWrapper(Loss):
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
     def get_config(self):
-        config = dict(self._fn_kwargs)
-        config.update(super().get_config())
+        # As TF's: the base keys, the function's arguments, then the function's name.
+        config = super().get_config()
+        config.update(self._fn_kwargs)
+        config["fn"] = getattr(self.fn, "__name__", str(self.fn))
         return config
 
 
@@ -364,6 +366,12 @@ _BY_NAME = {
     "kullback_leibler_divergence": kl_divergence, "poisson": poisson,
     "cosine_similarity": cosine_similarity,
 }
+
+
+from .losses_extra import *  # noqa: E402,F401,F403  (Huber, LogCosh, focal losses, ...)
+from .losses_extra import BY_NAME as _EXTRA_BY_NAME  # noqa: E402
+
+_BY_NAME.update(_EXTRA_BY_NAME)
 
 
 def get(identifier):

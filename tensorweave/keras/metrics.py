@@ -260,6 +260,8 @@ MAPE = mape
 MSLE = msle
 KLD = kld = kullback_leibler_divergence = kl_divergence
 cosine_proximity = cosine_similarity
+from .losses_extra import (binary_focal_crossentropy,  # noqa: E402,F401
+                           categorical_focal_crossentropy)
 
 
 _BY_NAME = {
@@ -279,7 +281,8 @@ _BY_NAME = {
     "kl_divergence": kl_divergence, "kullback_leibler_divergence": kl_divergence,
     "logcosh": logcosh, "log_cosh": logcosh, "categorical_hinge": categorical_hinge,
     "cosine_similarity": cosine_similarity, "cosine_proximity": cosine_similarity,
-    "accuracy": accuracy,
+    "accuracy": accuracy, "binary_focal_crossentropy": binary_focal_crossentropy,
+    "categorical_focal_crossentropy": categorical_focal_crossentropy,
 }
 
 

@@ -16,6 +16,7 @@ from . import backend as K
 from . import losses
 from .metrics import Metric, _wrapper
 from .layer_configs import ListWrapper
+from .losses_extra import categorical_hinge, log_cosh, logcosh  # noqa: F401  (metrics too)
 
 __all__ = ["TruePositives", "FalsePositives", "TrueNegatives", "FalseNegatives", "Precision",
            "Recall", "AUC", "MeanIoU", "Hinge", "SquaredHinge", "KLDivergence", "Poisson",
@@ -375,28 +376,6 @@ class MeanIoU(Metric):
 
 
 # -- per-sample functions TF's metrics add, and their mean metrics --------------------------------
-def logcosh(y_true, y_pred):
-    """mean(log(cosh(y_pred - y_true))) over the last axis, as x + softplus(-2x) - log(2)."""
-    a, m, nn, _ = _ops()
-    y_pred = convert_to_tensor(y_pred)
-    y_true = m.cast(convert_to_tensor(y_true), y_pred.dtype.base_dtype)
-    x = y_pred - y_true
-    return K.mean(x + nn.softplus(-2.0 * x) - m.cast(np.log(2.0), x.dtype.base_dtype), axis=-1)
-
-
-log_cosh = logcosh
-
-
-def categorical_hinge(y_true, y_pred):
-    """max(0, max((1 - y_true) * y_pred) - sum(y_true * y_pred) + 1)."""
-    _, m, _, _ = _ops()
-    y_pred = convert_to_tensor(y_pred)
-    y_true = m.cast(convert_to_tensor(y_true), y_pred.dtype.base_dtype)
-    pos = m.reduce_sum(y_true * y_pred, axis=-1)
-    neg = m.reduce_max((1.0 - y_true) * y_pred, axis=-1)
-    return m.maximum(neg - pos + 1.0, 0.0)
-
-
 def cosine_similarity(y_true, y_pred, axis=-1):
     """sum(l2_normalize(y_true) * l2_normalize(y_pred)) over `axis` (positive, unlike the
     loss)."""
