@@ -5,7 +5,7 @@ arguments are left for the program (`FLAGS(argv)` returns them)."""
 
 import sys
 
-__all__ = ["FLAGS", "DEFINE_string", "DEFINE_integer", "DEFINE_float", "DEFINE_boolean", "DEFINE_bool",
+__all__ = ["FLAGS", "FlagHolder", "set_default", "override_value", "DEFINE_enum_class", "DEFINE_string", "DEFINE_integer", "DEFINE_float", "DEFINE_boolean", "DEFINE_bool",
            "DEFINE_list", "DEFINE_enum", "Flag", "mark_flag_as_required"]
 
 
@@ -34,6 +34,11 @@ class _FlagValues:
         if flag.name in self._flags:
             raise ValueError(f"Flag --{flag.name} defined twice")
         self._flags[flag.name] = flag
+        return FlagHolder(self, flag)
+
+    def get_flag_value(self, name, default):
+        """The value of flag `name`, or `default` when no such flag is defined."""
+        return getattr(self, name) if name in self._flags else default
 
     def __call__(self, argv, known_only=False):
         """Parses argv (argv[0] is the program); returns the arguments that are not flags."""
@@ -138,6 +143,37 @@ class _FlagValues:
         return iter(self._flags)
 
 
+class FlagHolder:
+    """What each DEFINE_* returns: a typed handle on one flag (`.value`, `.default`, `.present`)."""
+
+    def __init__(self, flag_values, flag):
+        self._flag_values, self._flag = flag_values, flag
+
+    name = property(lambda self: self._flag.name)
+    default = property(lambda self: self._flag.default)
+    present = property(lambda self: bool(self._flag.present))
+
+    @property
+    def value(self):
+        return getattr(self._flag_values, self._flag.name)
+
+    def __repr__(self):
+        return f"FlagHolder({self._flag.name}={self._flag.value!r})"
+
+
+def set_default(flag_holder, value):
+    """Changes the flag's default (and its value, unless it was given on the command line)."""
+    flag = flag_holder._flag
+    flag.default = value
+    if not flag.present:
+        flag.value = value
+
+
+def override_value(flag_holder, value):
+    """Sets the flag's value as an assignment to FLAGS would (validators run)."""
+    setattr(flag_holder._flag_values, flag_holder._flag.name, value)
+
+
 class UnrecognizedFlagError(ValueError):
     pass
 
@@ -159,7 +195,7 @@ def _bool(v):
 
 
 def DEFINE_string(name, default, help, flag_values=FLAGS, **kwargs):  # noqa: N802
-    flag_values._define(Flag(name, default, help, str, "string"))
+    return flag_values._define(Flag(name, default, help, str, "string"))
 
 
 def DEFINE_integer(name, default, help, lower_bound=None, upper_bound=None, flag_values=FLAGS, **kwargs):  # noqa: N802
@@ -168,15 +204,15 @@ def DEFINE_integer(name, default, help, lower_bound=None, upper_bound=None, flag
         if lower_bound is not None and x < lower_bound or upper_bound is not None and x > upper_bound:
             raise ValueError(f"{x} is out of range")
         return x
-    flag_values._define(Flag(name, default, help, parse, "int"))
+    return flag_values._define(Flag(name, default, help, parse, "int"))
 
 
 def DEFINE_float(name, default, help, lower_bound=None, upper_bound=None, flag_values=FLAGS, **kwargs):  # noqa: N802
-    flag_values._define(Flag(name, default, help, float, "float"))
+    return flag_values._define(Flag(name, default, help, float, "float"))
 
 
 def DEFINE_boolean(name, default, help, flag_values=FLAGS, **kwargs):  # noqa: N802
-    flag_values._define(Flag(name, default, help, _bool, "bool"))
+    return flag_values._define(Flag(name, default, help, _bool, "bool"))
 
 
 DEFINE_bool = DEFINE_boolean
@@ -185,7 +221,7 @@ DEFINE_bool = DEFINE_boolean
 def DEFINE_list(name, default, help, flag_values=FLAGS, **kwargs):  # noqa: N802
     if isinstance(default, str):
         default = [x for x in default.split(",") if x]
-    flag_values._define(Flag(name, default, help, lambda v: [x for x in v.split(",") if x], "list"))
+    return flag_values._define(Flag(name, default, help, lambda v: [x for x in v.split(",") if x], "list"))
 
 
 def DEFINE_enum(name, default, enum_values, help, flag_values=FLAGS, **kwargs):  # noqa: N802
@@ -193,7 +229,23 @@ def DEFINE_enum(name, default, enum_values, help, flag_values=FLAGS, **kwargs): 
         if v not in enum_values:
             raise ValueError(f"value should be one of <{'|'.join(enum_values)}>")
         return v
-    flag_values._define(Flag(name, default, help, parse, "enum"))
+    return flag_values._define(Flag(name, default, help, parse, "enum"))
+
+
+def DEFINE_enum_class(name, default, enum_class, help, flag_values=FLAGS, module_name=None,  # noqa: N802
+                      case_sensitive=False, **kwargs):
+    """A flag whose value is a member of `enum_class`, given by name (case-insensitive by default)."""
+    names = [m.name for m in enum_class]
+
+    def parse(v):
+        if isinstance(v, enum_class):
+            return v
+        for m in enum_class:
+            if m.name == v or (not case_sensitive and m.name.lower() == str(v).lower()):
+                return m
+        shown = names if case_sensitive else [n.lower() for n in names]
+        raise ValueError(f"value should be one of <{'|'.join(shown)}>")
+    return flag_values._define(Flag(name, None if default is None else parse(default), help, parse, "enum_class"))
 
 
 def mark_flag_as_required(name, flag_values=FLAGS):
@@ -234,7 +286,7 @@ def _define_multi(name, default, help, item_parser, kind, flag_values):
     def parse(v):
         return [item_parser(x) for x in (v if isinstance(v, (list, tuple)) else [v])]
     default = _as_list(default)
-    flag_values._define(Flag(name, [item_parser(x) if isinstance(x, str) else x for x in default]
+    return flag_values._define(Flag(name, [item_parser(x) if isinstance(x, str) else x for x in default]
                              if default is not None else None, help, parse, kind))
 
 
@@ -273,7 +325,7 @@ def DEFINE_spaceseplist(name, default, help, comma_compat=False, flag_values=FLA
         if isinstance(v, (list, tuple)):
             return list(v)
         return (v.replace(",", " ") if comma_compat else v).split()
-    flag_values._define(Flag(name, parse(default) if default is not None else None, help, parse, "spaceseplist"))
+    return flag_values._define(Flag(name, parse(default) if default is not None else None, help, parse, "spaceseplist"))
 
 
 def DEFINE_alias(name, original_name, flag_values=FLAGS, module_name=None):  # noqa: N802
