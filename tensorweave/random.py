@@ -21,3 +21,34 @@ from .ops.stateless_random_ops import (stateless_categorical, stateless_multinom
 from .ops.random_extra_ops import Algorithm, fold_in, split  # noqa: E402,F401
 
 __all__ += ["Algorithm", "fold_in", "split"]
+
+
+def _not_yet(name):
+    def f(*args, **kwargs):
+        raise NotImplementedError(f"tf.random.{name} is not supported by tensorweave yet")
+    f.__name__ = name
+    f.__doc__ = f"tf.random.{name}: raises NotImplementedError (TF's Philox stream for it is not matched yet)."
+    return f
+
+
+# TF's values come from kernels tensorweave has not matched yet: say so instead of differing.
+stateless_gamma = _not_yet("stateless_gamma")
+stateless_poisson = _not_yet("stateless_poisson")
+stateless_binomial = _not_yet("stateless_binomial")
+stateless_parameterized_truncated_normal = _not_yet("stateless_parameterized_truncated_normal")
+create_rng_state = _not_yet("create_rng_state")
+get_global_generator = _not_yet("get_global_generator")
+set_global_generator = _not_yet("set_global_generator")
+
+
+class Generator:
+    """tf.random.Generator (a stateful RNG in a resource variable): not supported yet."""
+
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError("tf.random.Generator is not supported by tensorweave yet")
+
+    @classmethod
+    def from_seed(cls, *args, **kwargs):
+        raise NotImplementedError("tf.random.Generator is not supported by tensorweave yet")
+
+    from_non_deterministic_state = from_key_counter = from_state = from_seed
