@@ -10,7 +10,7 @@ under `tf.compat.v1` with v2 behaviour disabled.
 """
 
 from . import (activations, backend, callbacks, constraints, initializers, layers,  # noqa: F401
-               losses, metrics, optimizers, regularizers, utils)
+               losses, metrics, optimizers, preprocessing, regularizers, utils)
 from .engine import Input  # noqa: F401
 from .models import Model, Sequential  # noqa: F401
 from . import models  # noqa: F401

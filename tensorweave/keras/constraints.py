@@ -42,12 +42,36 @@ class UnitNorm(Constraint):
         return w / (K.epsilon() + K.sqrt(K.sum(K.square(w), axis=self.axis, keepdims=True)))
 
 
+class MinMaxNorm(Constraint):
+    """Rescales each slice along `axis` to a norm in [min_value, max_value]; `rate` < 1 moves
+    only part of the way (rate * clipped + (1 - rate) * norm)."""
+
+    def __init__(self, min_value=0.0, max_value=1.0, rate=1.0, axis=0):
+        self.min_value = min_value
+        self.max_value = max_value
+        self.rate = rate
+        self.axis = axis
+
+    def __call__(self, w):
+        from . import backend as K
+        from ..ops import math_ops
+        norms = K.sqrt(math_ops.reduce_sum(K.square(w), axis=self.axis, keepdims=True))
+        desired = self.rate * K.clip(norms, self.min_value, self.max_value) + \
+            (1 - self.rate) * norms
+        return w * (desired / (K.epsilon() + norms))
+
+    def get_config(self):
+        return {"min_value": self.min_value, "max_value": self.max_value, "rate": self.rate,
+                "axis": self.axis}
+
+
 max_norm = MaxNorm
 non_neg = NonNeg
 unit_norm = UnitNorm
+min_max_norm = MinMaxNorm
 
 
-_CLASSES = {"MaxNorm": MaxNorm, "NonNeg": NonNeg, "UnitNorm": UnitNorm}
+_CLASSES = {"MaxNorm": MaxNorm, "NonNeg": NonNeg, "UnitNorm": UnitNorm, "MinMaxNorm": MinMaxNorm}
 
 
 def serialize(constraint):
@@ -71,7 +95,8 @@ def get(identifier):
     if isinstance(identifier, dict):
         return deserialize(identifier)
     if isinstance(identifier, str):
-        table = {"max_norm": MaxNorm, "non_neg": NonNeg, "unit_norm": UnitNorm}
+        table = {"max_norm": MaxNorm, "non_neg": NonNeg, "unit_norm": UnitNorm,
+                 "min_max_norm": MinMaxNorm}
         if identifier not in table:
             raise ValueError(f"Unknown constraint: '{identifier}'")
         return table[identifier]()

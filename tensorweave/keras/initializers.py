@@ -36,8 +36,8 @@ glorot_uniform = GlorotUniform
 identity = Identity
 ones = Ones
 orthogonal = Orthogonal
-random_normal = RandomNormal
-random_uniform = RandomUniform
+random_normal = normal = RandomNormal
+random_uniform = uniform = RandomUniform
 truncated_normal = TruncatedNormal
 variance_scaling = VarianceScaling
 zeros = Zeros

@@ -52,3 +52,6 @@ CustomObjectScope = custom_object_scope
 
 def plot_model(*args, **kwargs):
     raise NotImplementedError("tf.keras.utils.plot_model is not supported by tensorweave")
+
+
+from .utils_extra import *  # noqa: E402,F401,F403  (pad_sequences, Sequence, ...)
