@@ -99,3 +99,8 @@ def enable_traceback_filtering():
 def disable_traceback_filtering():
     """Turns traceback filtering off."""
     _filtering[0] = False
+
+
+def variable_creator_scope(variable_creator):
+    """tf.variable_creator_scope: not supported yet (tf.Variable does not consult a creator stack)."""
+    raise NotImplementedError("tf.variable_creator_scope is not supported by tensorweave yet")
