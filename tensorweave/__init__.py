@@ -107,7 +107,7 @@ from .framework.graph_io import import_graph_def, make_ndarray, make_tensor_prot
 from .framework import graph_util  # noqa: E402
 from . import test, timeline  # noqa: E402  (tf.test: GPU queries, TestCase; Chrome-trace timelines)
 from . import config  # noqa: E402  (tf.config: physical/logical devices, threading, memory growth)
-from .platform.compat_api import grad_pass_through, type_spec_from_value  # noqa: E402,F401
+from .platform.compat_api import grad_pass_through, type_spec_from_value, variable_creator_scope  # noqa: E402,F401
 from .framework.errors import OpError  # noqa: E402,F401  (tf.OpError, as TF1 exports it)
 from .runtime.devices import list_devices  # noqa: E402
 from .module import Module  # noqa: E402  (tf.Module: named containers of variables)
