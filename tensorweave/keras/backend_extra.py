@@ -9,7 +9,6 @@ import sys
 
 import numpy as np
 
-from ..framework.graph import Tensor
 
 __all__ = ["batch_dot", "all", "any", "arange", "backend", "batch_normalization", "bias_add",
            "binary_focal_crossentropy", "categorical_focal_crossentropy", "conv1d", "conv2d",
