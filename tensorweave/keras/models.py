@@ -243,15 +243,25 @@ class Model(TrainingMixin, Layer):
         from .saving import to_json
         return to_json(self, **kwargs)
 
-    def save(self, *args, **kwargs):
-        raise NotImplementedError("Model.save is not supported by tensorweave yet; use "
-                                  "tf.train.Saver on model.weights")
+    def save(self, filepath, overwrite=True, include_optimizer=True, save_format=None,
+             signatures=None, options=None, save_traces=True):
+        """Saves architecture, compile arguments and weights; in TF1 programs the default format
+        is HDF5 (through h5py, as TF). SavedModel directories are not supported."""
+        from .weights_io import is_h5
+        import os
+        if save_format is None and not str(filepath).endswith((".h5", ".keras", ".hdf5")):
+            save_format = "h5"  # TF's default when v2 behaviour is disabled
+        if not is_h5(filepath, save_format):
+            raise NotImplementedError("Model.save(save_format='tf') (SavedModel) is not "
+                                      "supported by tensorweave yet; save to an .h5 file")
+        from .h5_format import save_model
+        save_model(self, os.fspath(filepath))
 
     def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
-        """Saves the weights as a tensorweave checkpoint (tf.train.Saver over `weights`)."""
-        from ..train.saver import Saver
-        saver = Saver(var_list={v.op.name: v for v in self.weights})
-        saver.save(K.get_session(), filepath, write_meta_graph=False)
+        """Saves the weights as TF's keras does: an object-based TF checkpoint (keys such as
+        layer_with_weights-0/kernel/.ATTRIBUTES/VARIABLE_VALUE), or HDF5 for .h5 names."""
+        from .weights_io import save_weights
+        return save_weights(self, filepath, overwrite, save_format)
 
     def load_weights(self, filepath, by_name=False, skip_mismatch=False, options=None):
         """Restores weights saved by `save_weights`."""
@@ -269,9 +279,8 @@ class Model(TrainingMixin, Layer):
             raise NotImplementedError("Weights may only be loaded based on topology into Models "
                                       "when loading TensorFlow-formatted weights (got by_name=True "
                                       "to load_weights).")
-        from ..train.saver import Saver
-        saver = Saver(var_list={v.op.name: v for v in self.weights})
-        saver.restore(K.get_session(), filepath)
+        from .weights_io import load_weights
+        return load_weights(self, filepath)
 
 
 def _layers_by_depth(outputs, layers):
@@ -426,7 +435,16 @@ class Sequential(Model):
 
 
 def load_model(filepath, custom_objects=None, compile=True, options=None):  # noqa: A002
-    raise NotImplementedError("tf.keras.models.load_model is not supported by tensorweave yet")
+    """A model saved by `Model.save` to HDF5 (needs h5py, as TF)."""
+    import os
+    filepath = os.fspath(filepath)
+    if os.path.isdir(filepath):
+        raise NotImplementedError("tf.keras.models.load_model of a SavedModel directory is not "
+                                  "supported by tensorweave yet")
+    if not os.path.exists(filepath):
+        raise OSError(f"No file or directory found at {filepath}")
+    from .h5_format import load_model as _load
+    return _load(filepath, custom_objects=custom_objects, compile=compile)
 
 
 def clone_model(model, input_tensors=None, clone_function=None):
