@@ -1,6 +1,7 @@
 """`tf.keras.callbacks`: Callback, CallbackList, History (what `fit` returns), BaseLogger,
 ProgbarLogger (progbar.py), LambdaCallback, EarlyStopping, TerminateOnNaN.
-Callbacks that write files (ModelCheckpoint, TensorBoard, CSVLogger) raise NotImplementedError."""
+ModelCheckpoint, CSVLogger, LearningRateScheduler, ReduceLROnPlateau live in callbacks_io.py;
+TensorBoard raises NotImplementedError."""
 
 import numpy as np
 
@@ -194,11 +195,11 @@ def _unsupported(name):
     return _Unsupported
 
 
-ModelCheckpoint = _unsupported("ModelCheckpoint")
 TensorBoard = _unsupported("TensorBoard")
-CSVLogger = _unsupported("CSVLogger")
-ReduceLROnPlateau = _unsupported("ReduceLROnPlateau")
-LearningRateScheduler = _unsupported("LearningRateScheduler")
 
 
-from .progbar import ProgbarLogger  # noqa: E402  (progbar.py subclasses Callback)
+# These modules subclass Callback, so they come last.
+from .progbar import ProgbarLogger  # noqa: E402
+from .callbacks_io import (CSVLogger, LearningRateScheduler, ModelCheckpoint,  # noqa: E402,F401
+                           ReduceLROnPlateau)
+_REEXPORTED = (ProgbarLogger, CSVLogger, LearningRateScheduler, ModelCheckpoint, ReduceLROnPlateau)
