@@ -398,13 +398,11 @@ class LoopsMixin:
             fn = self._make_test_function()
             self.reset_metrics()
             results = self._run_steps(fn, source, steps, restart=restart)
-            n = steps
         else:
             arrays = self._arrays(x, y, sample_weight)
             fn = self._make_test_function()
             self.reset_metrics()
             results = self._run_loop(fn, arrays, batch_size or 32)
-            n = len(arrays[0])
         # TF's v1 evaluate draws no progress bar (its ProgbarLogger is only added to fit).
         if return_dict:
             return dict(zip(self.metrics_names, results))
