@@ -4,6 +4,16 @@ TF's keras builds them."""
 import numpy as np
 
 
+def _l1_term(l1, x):
+    from ..ops import math_ops
+    return l1 * math_ops.reduce_sum(math_ops.abs(x))
+
+
+def _l2_term(l2, x):
+    from ..nn import l2_loss
+    return 2.0 * l2 * l2_loss(x)
+
+
 class Regularizer:
     def __call__(self, x):
         return 0.0
@@ -19,15 +29,13 @@ class L1L2(Regularizer):
         self.l2 = float(np.float32(l2))
 
     def __call__(self, x):
-        from ..ops import math_ops
-        regularization = 0.0
+        # As TF's keras: a Const 0 plus each term; the L2 term is 2 * l2 * l2_loss(x).
+        from ..framework.constant_op import constant
+        regularization = constant(0.0, dtype=x.dtype.base_dtype)
         if self.l1:
-            regularization += self.l1 * math_ops.reduce_sum(math_ops.abs(x))
+            regularization += _l1_term(self.l1, x)
         if self.l2:
-            regularization += self.l2 * math_ops.reduce_sum(math_ops.square(x))
-        if not self.l1 and not self.l2:
-            from ..framework.constant_op import constant
-            return constant(0.0, dtype=x.dtype.base_dtype)
+            regularization += _l2_term(self.l2, x)
         return regularization
 
     def get_config(self):
@@ -38,6 +46,9 @@ class L1(L1L2):
     def __init__(self, l1=0.01, **kwargs):
         super().__init__(l1=kwargs.pop("l", l1))
 
+    def __call__(self, x):
+        return _l1_term(self.l1, x)
+
     def get_config(self):
         return {"l1": self.l1}
 
@@ -45,6 +56,9 @@ class L1(L1L2):
 class L2(L1L2):
     def __init__(self, l2=0.01, **kwargs):
         super().__init__(l2=kwargs.pop("l", l2))
+
+    def __call__(self, x):
+        return _l2_term(self.l2, x)
 
     def get_config(self):
         return {"l2": self.l2}
