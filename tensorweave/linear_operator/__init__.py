@@ -13,3 +13,16 @@ __all__ = ["LinearOperator", "LinearOperatorAdjoint", "LinearOperatorComposition
 from .lu_ops import lu, lu_matrix_inverse, lu_reconstruct, lu_solve  # noqa: F401,E402
 
 __all__ += ["lu", "lu_matrix_inverse", "lu_reconstruct", "lu_solve"]
+
+from .block_diag import LinearOperatorBlockDiag  # noqa: F401,E402
+from .circulant import LinearOperatorCirculant, LinearOperatorCirculant2D, LinearOperatorCirculant3D  # noqa: F401,E402
+from .kronecker import LinearOperatorKronecker  # noqa: F401,E402
+from .low_rank_update import LinearOperatorLowRankUpdate  # noqa: F401,E402
+from .structured import (LinearOperatorHouseholder, LinearOperatorPermutation,  # noqa: F401,E402
+                         LinearOperatorToeplitz, LinearOperatorTridiag)
+from .tridiag_ops import eigh_tridiagonal, tridiagonal_matmul, tridiagonal_solve  # noqa: F401,E402
+
+__all__ += ["LinearOperatorBlockDiag", "LinearOperatorCirculant", "LinearOperatorCirculant2D",
+            "LinearOperatorCirculant3D", "LinearOperatorKronecker", "LinearOperatorLowRankUpdate",
+            "LinearOperatorHouseholder", "LinearOperatorPermutation", "LinearOperatorToeplitz",
+            "LinearOperatorTridiag", "eigh_tridiagonal", "tridiagonal_matmul", "tridiagonal_solve"]
