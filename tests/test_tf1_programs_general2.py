@@ -31,3 +31,31 @@ def test_division_by_a_constant_is_multiplication_by_its_reciprocal():
             np.testing.assert_array_equal(got_xd, a * r)
             np.testing.assert_array_equal(got_exact, a / np.float32(7))
             assert sess.run(both) == np.float32(9) / np.float32(20)
+
+
+def test_orthogonal_and_identity_initializers_build_tfs_graph():
+    with tf.Graph().as_default() as g:
+        v = tf.get_variable("v4", [2, 3], initializer=tf.orthogonal_initializer(seed=1))
+        e = tf.get_variable("v10", [3, 3], initializer=tf.initializers.identity(gain=0.5))
+        types = [(o.name, o.type) for o in g.get_operations() if "/Initializer/" in o.name]
+        # Recorded from TF 2.21.
+        assert types == [
+            ("v4/Initializer/random_normal/shape", "Const"), ("v4/Initializer/random_normal/mean", "Const"),
+            ("v4/Initializer/random_normal/stddev", "Const"),
+            ("v4/Initializer/random_normal/RandomStandardNormal", "RandomStandardNormal"),
+            ("v4/Initializer/random_normal/mul", "Mul"), ("v4/Initializer/random_normal", "AddV2"),
+            ("v4/Initializer/Qr", "Qr"), ("v4/Initializer/DiagPart", "DiagPart"),
+            ("v4/Initializer/Sign", "Sign"), ("v4/Initializer/mul", "Mul"),
+            ("v4/Initializer/matrix_transpose/transpose/perm", "Const"),
+            ("v4/Initializer/matrix_transpose/transpose", "Transpose"),
+            ("v4/Initializer/Reshape/shape", "Const"), ("v4/Initializer/Reshape", "Reshape"),
+            ("v4/Initializer/mul_1/x", "Const"), ("v4/Initializer/mul_1", "Mul"),
+            ("v10/Initializer/eye/ones", "Const"), ("v10/Initializer/eye/diag/k", "Const"),
+            ("v10/Initializer/eye/diag/num_rows", "Const"), ("v10/Initializer/eye/diag/num_cols", "Const"),
+            ("v10/Initializer/eye/diag/padding_value", "Const"), ("v10/Initializer/eye/diag", "MatrixDiagV3"),
+            ("v10/Initializer/mul/x", "Const"), ("v10/Initializer/mul", "Mul")]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            w = sess.run(v)
+            np.testing.assert_allclose(w @ w.T, np.eye(2), atol=1e-5)   # orthonormal rows
+            np.testing.assert_array_equal(sess.run(e), 0.5 * np.eye(3, dtype=np.float32))

@@ -10,9 +10,7 @@ import math
 import numpy as np
 
 from ..framework import dtypes as _dtypes
-from ..framework import registry
 from ..framework.constant_op import constant
-from ..framework.op_util import apply_op
 from ..framework.tensor_shape import TensorShape
 from . import random_ops
 
@@ -264,21 +262,13 @@ class GlorotNormal(VarianceScaling):
         return {"seed": self.seed, "dtype": self.dtype.name}
 
 
-def _orthogonal_shape(op):
-    return [op._attrs["shape"]]
-
-
-registry.register_op("OrthogonalInit", shape_fn=_orthogonal_shape, stateful=True)
-registry.no_gradient("OrthogonalInit")
-
-
 class Orthogonal(Initializer):
     """A (semi-)orthogonal matrix times `gain`: Q of the QR decomposition of a normal matrix,
     signs fixed so the result is uniform over orthogonal matrices; shapes of rank > 2 are
     flattened to (prod(shape[:-1]), shape[-1]).
 
-    One op ("orthogonal", type OrthogonalInit) does the draw, QR and sign fix; TF builds the same
-    computation from random_normal, Qr, DiagPart, Sign and Mul ops."""
+    Built as TF builds it: random_normal, Qr, DiagPart, Sign, Mul (and matrix_transpose for a
+    wide matrix), Reshape and the gain's Mul."""
 
     def __init__(self, gain=1.0, seed=None, dtype=_dtypes.float32):
         self.gain = gain
@@ -291,9 +281,16 @@ class Orthogonal(Initializer):
         if len(shape) < 2:
             raise ValueError("The tensor to initialize, specified by argument `shape` must be at least "
                              f"two-dimensional. Received shape={shape}")
-        attrs = dict(random_ops._seed_attrs(self.seed), dtype=dtype, shape=TensorShape(shape),
-                     gain=float(self.gain))
-        return apply_op("OrthogonalInit", [], [dtype], "orthogonal", attrs=attrs)
+        from . import array_misc_ops, array_reshape_ops, linalg_ops, math_elementwise_ops
+        num_rows = int(np.prod(shape[:-1]))
+        num_cols = int(shape[-1])
+        flat_shape = (num_cols, num_rows) if num_rows < num_cols else (num_rows, num_cols)
+        a = random_ops.random_normal(flat_shape, dtype=dtype, seed=self.seed)
+        q, r = linalg_ops.qr(a, full_matrices=False)
+        q *= math_elementwise_ops.sign(array_misc_ops.diag_part(r))   # makes Q uniform
+        if num_rows < num_cols:
+            q = linalg_ops.matrix_transpose(q)
+        return self.gain * array_reshape_ops.reshape(q, shape)
 
     def get_config(self):
         return {"gain": self.gain, "seed": self.seed, "dtype": self.dtype.name}
@@ -311,8 +308,12 @@ class Identity(Initializer):
         if len(full_shape) != 2:
             raise ValueError("The tensor to initialize, specified by argument `shape` must be at least "
                              f"two-dimensional. Received shape={shape}")
+        from . import array_slice_ops, linalg_ops
         dtype = _dtypes.as_dtype(dtype if dtype is not None else self.dtype)
-        return constant(self.gain * np.eye(*full_shape), dtype=dtype, name="eye")
+        initializer = linalg_ops.eye(*full_shape, dtype=dtype)
+        if partition_info is not None:
+            initializer = array_slice_ops.slice(initializer, partition_info.var_offset, shape)
+        return self.gain * initializer
 
     def get_config(self):
         return {"gain": self.gain, "dtype": self.dtype.name}

@@ -518,25 +518,3 @@ def _random_poisson(op, ctx):
         values = poisson_values(stream, int(np.prod(shape, dtype=np.int64)), lam.reshape(-1))
         return values.astype(dtype).reshape(shape + lam.shape)
     return random_poisson
-
-
-@register_kernel("OrthogonalInit")
-def _orthogonal(op, ctx):
-    stream = _stream(op, ctx)
-    shape = tuple(op._get_attr("shape").as_list())
-    dtype = op._get_attr("dtype").as_numpy_dtype
-    gain = op._get_attr("gain")
-    rows = int(np.prod(shape[:-1]))
-    cols = shape[-1]
-    flat = (cols, rows) if rows < cols else (rows, cols)
-
-    def orthogonal():
-        # TF draws random_normal in the initializer's dtype, then factors it.
-        draw = np.float64 if dtype == np.float64 else np.float32
-        a = normal_values(stream, flat[0] * flat[1], draw).reshape(flat).astype(np.float64)
-        q, r = np.linalg.qr(a)
-        q *= np.sign(np.diag(r))
-        if rows < cols:
-            q = q.T
-        return (gain * q).reshape(shape).astype(dtype)
-    return orthogonal
