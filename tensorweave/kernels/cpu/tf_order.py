@@ -1,0 +1,220 @@
+"""float32 sums and products added in the order TF's CPU kernels add them.
+
+TF's Eigen reductions and its MatMul do not add in NumPy's order (NumPy sums an inner axis
+pairwise and hands products to BLAS), so a training loop that prints float32 losses drifts from
+TF's digits in the last place after a few steps. The routines here reproduce, bit for bit, the
+orders measured on TF 2.21's x86-64 CPU wheel (Eigen with 8-lane AVX packets), vectorized with
+NumPy: a loop runs only over the few lanes or blocks of the order, never over elements.
+
+Orders (measured by comparing float32 bit patterns with real TF, see tests/ops/test_tf_order.py):
+
+* Inner-axis and full sums (Eigen's InnerMostDimReducer): a run of n values is split in halves
+  at an 8-aligned offset while n > 8192 (tree reduction, leaves of 1024 packets). A leaf of n >= 32
+  adds blocks of 32 into four 8-lane accumulators, combines them as ((a0 + a1) + a2) + a3, adds
+  the remaining whole packets to that, sums the last n % 8 values in a scalar from 0, and returns
+  scalar + hsum(acc) where hsum adds lanes (i, i + 4), then (i, i + 2), then (0, 1).
+* Outer-axis (column) sums (InnerMostDimPreserver): columns in whole packets of 8 are summed with
+  four row accumulators (row j into acc[j % 4]) when there are at least 16 rows, combined
+  sequentially, then the last rows % 4 rows are added; other columns add rows one by one.
+* Sums over the first and last of three (merged) axes add one by one, last axis outermost.
+* Mean is that sum divided by float32(n).
+"""
+
+import numpy as np
+
+__all__ = ["inner_sum", "outer_sum", "reduce_sum", "reduce_mean", "matmul", "matmul_exact_ok",
+           "bias_add_grad",            "EXACT_MAX_ELEMENTS"]
+
+_f = np.float32
+_P = 8                  # Eigen's float packet (AVX)
+_LEAF = _P * 1024       # InnerMostDimReducer splits runs longer than this in halves
+# TF's full reduction is one shard on one thread at least up to 4e6 values (measured on 2 cores);
+# the exact path stops at 2^18 values (under ~1 ms) so big reductions keep NumPy's speed.
+EXACT_MAX_ELEMENTS = 1 << 18
+
+
+def _hsum(acc):
+    """Eigen's predux of 8-lane packets along the last axis: lanes (i, i+4), (i, i+2), (0, 1)."""
+    t = acc[..., :4] + acc[..., 4:]
+    t = t[..., :2] + t[..., 2:]
+    return t[..., 0] + t[..., 1]
+
+
+def _seq_rows(x):
+    """x[0] + x[1] + ... over axis 0, in that order, as float32."""
+    if x.shape[0] == 0:
+        return np.zeros(x.shape[1:], _f)
+    x = np.ascontiguousarray(x)
+    if x[0].size <= 1:
+        # NumPy would sum a lone column pairwise; a running sum is sequential
+        return np.add.accumulate(x, axis=0, dtype=_f)[-1]
+    # a C-contiguous reduction over the outer axis adds whole rows one after another
+    return np.add.reduce(x, axis=0, dtype=_f)
+
+
+def _leaf(x):
+    """InnerMostDimReducer's non-tree vectorized sum of each row of x (rows, n), n <= 8192."""
+    rows, n = x.shape
+    acc = None
+    start = 0
+    if n >= 4 * _P:
+        v4 = n // (4 * _P) * (4 * _P)
+        blocks = x[:, :v4].reshape(rows, v4 // (4 * _P), 4, _P)
+        a = _seq_rows(np.moveaxis(blocks, 1, 0))             # (rows, 4, 8)
+        acc = ((a[:, 0] + a[:, 1]) + a[:, 2]) + a[:, 3]
+        start = v4
+    v = n // _P * _P
+    for j in range(start, v, _P):
+        acc = x[:, j:j + _P] + acc if acc is not None else np.array(x[:, j:j + _P], _f)
+    s = np.zeros(rows, _f)
+    for j in range(v, n):
+        s = s + x[:, j]
+    return s + _hsum(acc) if acc is not None else s
+
+
+def _tree(x, first):
+    """The tree reduction over rows of x (rows, n) whose runs start at flat offset `first`."""
+    n = x.shape[1]
+    if n <= _LEAF:
+        return _leaf(x)
+    split = _P * -(-(first + -(-n // 2)) // _P)
+    left = min(split - first, n)
+    acc = _tree(x[:, :left], first)
+    if left < n:
+        acc = acc + _tree(x[:, left:], split)
+    return acc
+
+
+def inner_sum(x):
+    """Sums of the rows of a float32 matrix x (rows, n), as TF's inner-axis / full Sum adds."""
+    x = np.asarray(x, _f)
+    rows, n = x.shape
+    if n == 0:
+        return np.zeros(rows, _f)
+    if n <= _LEAF:
+        return _leaf(x)
+    # The split point is aligned on the flat offset of each run, so it depends on row * n % 8.
+    out = np.empty(rows, _f)
+    for r0 in range(min(rows, _P)):
+        out[r0::_P] = _tree(x[r0::_P], r0 * n)
+    return out
+
+
+def outer_sum(x):
+    """Sums over the rows of float32 matrices x (rows, cols) or (batch, rows, cols), as TF's
+    outer-axis (and middle-axis) Sum adds."""
+    x = np.asarray(x, _f)
+    if x.ndim == 2:
+        return outer_sum(x[None])[0]
+    batch, rows, cols = x.shape
+    xt = np.moveaxis(x, 1, 0)                                 # (rows, batch, cols)
+    cp = cols // _P * _P
+    if rows < 16 or cp == 0:
+        return _seq_rows(xt)
+    out = np.empty((batch, cols), _f)
+    r4 = rows // 4 * 4
+    a = _seq_rows(xt[:r4, :, :cp].reshape(r4 // 4, 4, batch, cp))
+    acc = ((a[0] + a[1]) + a[2]) + a[3]
+    for r in range(r4, rows):
+        acc = acc + xt[r, :, :cp]
+    out[:, :cp] = acc
+    if cp < cols:
+        out[:, cp:] = _seq_rows(xt[:, :, cp:])
+    return out
+
+
+def _simplify(shape, axes):
+    """TF's ReductionHelper: drop size-1 dims, merge neighbours alike; (dims, first_reduced)."""
+    dims, red = [], []
+    for i, d in enumerate(shape):
+        if d == 1:
+            continue
+        r = i in axes
+        if red and red[-1] == r:
+            dims[-1] *= d
+        else:
+            dims.append(d)
+            red.append(r)
+    return dims, (red[0] if red else False)
+
+
+def reduce_sum(x, axes):
+    """TF's float32 Sum of x over `axes` (a tuple of non-negative ints), keep_dims False shape.
+
+    Returns None for the layouts TF transposes first (4+ alternating dims), which callers then
+    compute in NumPy's order.
+    """
+    x = np.ascontiguousarray(x, _f)
+    out_shape = tuple(d for i, d in enumerate(x.shape) if i not in axes)
+    dims, first_red = _simplify(x.shape, set(axes))
+    if x.size == 0 or not dims or not any(i in axes for i in range(x.ndim)):
+        return None  # empty, one value, or nothing reduced: every order agrees
+    if len(dims) == 1:
+        r = inner_sum(x.reshape(1, -1))[0] if first_red else None
+    elif len(dims) == 2:
+        r = outer_sum(x.reshape(dims)) if first_red else inner_sum(x.reshape(dims))
+    elif len(dims) == 3 and not first_red:
+        r = outer_sum(x.reshape(dims))
+    elif len(dims) == 3:
+        # axes 0 and 2 (GenericDimReducer): one running sum per output, axis 2 outer, axis 0 inner
+        a, b, c = dims
+        r = _seq_rows(x.reshape(a, b, c).transpose(2, 0, 1).reshape(c * a, b))
+    else:
+        return None
+    return None if r is None else np.asarray(r, _f).reshape(out_shape)
+
+
+def reduce_mean(x, axes):
+    """TF's float32 Mean over `axes`: the Sum above divided by float32(count), or None."""
+    s = reduce_sum(x, axes)
+    if s is None:
+        return None
+    n = x.size // max(s.size, 1)
+    return np.asarray(s / _f(n), _f)
+
+
+# -- MatMul ----------------------------------------------------------------------------------------
+# TF's float32 MatMul (oneDNN) computes each output as a running fused multiply-add over k from 0
+# (measured for K <= 512, any M and N, when the graph leaves the shapes unknown, and for N >= 3 with
+# static shapes; static shapes with N <= 2 and fused MatMul+BiasAdd with N = 1 take other kernels
+# whose order is not reproduced). Past K = 512, with unknown shapes, blocks of 512 so computed are
+# added (kept here; matmul_exact_ok does not send such K to it, as static shapes split otherwise).
+# The product of two float32s is exact in float64, so float32(float64(acc) + a * b) is the FMA but
+# for rare double-rounding ties.
+MATMUL_EXACT_MAX_K = 512
+_MM_BLOCK = 512
+# Up to this many multiply-adds the exact loop is cheap (~1 ms); bigger products (every matmul of
+# benchmarks/mlp.py) keep BLAS's speed.
+MATMUL_EXACT_MAX_MACS = 1 << 19  # (k, m, n) float64 products: 4 MiB
+
+
+def matmul_exact_ok(m, k, n):
+    """Whether matmul() reproduces TF's bits for an (m, k) @ (k, n) float32 product cheaply."""
+    return 0 < k <= MATMUL_EXACT_MAX_K and m * k * n <= MATMUL_EXACT_MAX_MACS
+
+
+def _fma_run(prods, k0, k1):
+    acc = np.zeros(prods.shape[1:], _f)
+    for k in range(k0, k1):
+        # the float64 sum of acc and the exact product, rounded once to float32
+        np.add(prods[k], acc, out=acc, casting="same_kind")
+    return acc
+
+
+def matmul(a, b):
+    """a @ b for float32 matrices, each output added in TF's order (see matmul_exact_ok)."""
+    k = a.shape[1]
+    # every product a[i, k] * b[k, j] at once, (k, m, n), exact in float64
+    prods = np.asarray(a, np.float64).T[:, :, None] * np.asarray(b, np.float64)[:, None, :]
+    out = _fma_run(prods, 0, min(k, _MM_BLOCK))
+    for k0 in range(_MM_BLOCK, k, _MM_BLOCK):
+        out += _fma_run(prods, k0, min(k, k0 + _MM_BLOCK))
+    return out
+
+
+# -- BiasAddGrad ---------------------------------------------------------------------------------
+def bias_add_grad(g):
+    """TF's float32 BiasAddGrad of g (rows, channels) in NHWC: each channel one running sum over
+    the rows in order (measured on TF 2.21, also for one channel, where Sum would use a tree)."""
+    g = np.ascontiguousarray(g, _f)
+    return _seq_rows(g) if g.shape[0] else np.zeros(g.shape[1], _f)
