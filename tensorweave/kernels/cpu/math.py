@@ -11,7 +11,7 @@ import numpy as np
 from ...framework import errors
 from ...framework.constant_op import constant_value
 from ..registry import register_kernel
-from . import parallel
+from . import parallel, tf_order
 
 def scipy_special(name, fallback=None):
     """SciPy's special function `name` (SciPy is a dependency, imported on first use so that
@@ -372,6 +372,8 @@ def _matmul(op, ctx):
     ta, tb = op._attrs["transpose_a"], op._attrs["transpose_b"]
     # NumPy arrays split big products across the intra-op workers; CuPy's are one call.
     xp_matmul = parallel.matmul if ctx.xp is np else ctx.xp.matmul
+    if ctx.xp is np and op._inputs[0]._dtype.base_dtype.as_numpy_dtype is np.float32:
+        xp_matmul = _tf_order_matmul(xp_matmul)
 
     def matmul(a, b):
         try:
@@ -388,6 +390,17 @@ def _matmul(op, ctx):
                 raise _invalid(f"Matrix size-incompatible: In[0]: {_dims(a.shape)}, In[1]: "
                                f"{_dims(b.shape)}") from None
         return matmul_nn
+    return matmul
+
+
+def _tf_order_matmul(fast):
+    """Small float32 products added in TF's order (tf_order.matmul), so printed values match
+    TF's to the last digit; big ones keep the fast BLAS path."""
+    def matmul(a, b):
+        if a.ndim == 2 and b.ndim == 2 and a.shape[1] == b.shape[0] \
+                and tf_order.matmul_exact_ok(a.shape[0], a.shape[1], b.shape[1]):
+            return tf_order.matmul(a, b)
+        return fast(a, b)
     return matmul
 
 
@@ -479,9 +492,12 @@ def _sum(axes, keep, dt, xp=np):
         return f16
 
     if np.issubdtype(dt, np.inexact):
+        exact = _tf_order_reduction(tf_order.reduce_sum, axes, keep, dt, xp)
+
         def fsum(x):  # inf + -inf is NaN in TF too, without NumPy's warning
             with np.errstate(invalid="ignore", over="ignore"):
-                return xp.sum(x, axis=axes, dtype=dt, keepdims=keep)
+                r = exact(x)
+                return r if r is not None else xp.sum(x, axis=axes, dtype=dt, keepdims=keep)
         return fsum
 
     def f(x):
@@ -508,12 +524,31 @@ def _mean(axes, keep, dt, xp=np):
             return np.asarray(np.where(s < 0, -q, q), dtype=dt)
         return mean_int
 
+    exact = _tf_order_reduction(tf_order.reduce_mean, axes, keep, dt, xp)
+
     def mean(x):
         if np.size(x) == 0:  # NaN like TF, without NumPy's "Mean of empty slice" warning
             return np.true_divide(np.sum(x, axis=axes, dtype=dt, keepdims=keep), dt(0))
         with np.errstate(invalid="ignore", over="ignore"):
-            return xp.mean(x, axis=axes, dtype=dt, keepdims=keep)
+            r = exact(x)
+            return r if r is not None else xp.mean(x, axis=axes, dtype=dt, keepdims=keep)
     return mean
+
+
+def _tf_order_reduction(fn, axes, keep, dt, xp):
+    """fn(x, axes) for modest float32 inputs on NumPy, adding in TF's (Eigen's) order so printed
+    sums and means match TF's last digit (tf_order); returns None where NumPy's order is used."""
+    if xp is not np or dt is not np.float32:
+        return lambda x: None
+
+    def exact(x):
+        if not 1 < np.size(x) <= tf_order.EXACT_MAX_ELEMENTS or x.dtype != np.float32:
+            return None
+        r = fn(x, axes)
+        if r is not None and keep:
+            r = r.reshape([1 if i in axes else d for i, d in enumerate(x.shape)])
+        return r
+    return exact
 
 
 def _extreme(np_fn, initial_of):
