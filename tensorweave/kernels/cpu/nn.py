@@ -259,8 +259,8 @@ def _bias_add_grad(op, ctx):
 
     def bias_add_grad(g):
         c = _bias_axis(fmt, g.ndim)
-        if (xp is np and g.dtype == np.float32 and c == g.ndim - 1
-                and g.size <= tf_order.EXACT_MAX_ELEMENTS):
+        if (xp is np and g.dtype == np.float32 and c == g.ndim - 1 and g.size
+                and g.size <= tf_order.EXACT_MAX_ELEMENTS):  # (empty: NumPy path)
             # rows added one after another, as TF adds them (printed values match its digits)
             return tf_order.bias_add_grad(g.reshape(-1, g.shape[-1]))
         if g.dtype.kind == "f" and g.dtype.itemsize >= 4 and g.flags.c_contiguous:
