@@ -132,3 +132,16 @@ def test_keep_dims_and_fallbacks():
     assert tf_order.reduce_sum(np.ones((3, 1), f32), (1,)) is None  # nothing to add
     m = _run(lambda v: tf.reduce_mean(v, [0, 2]), x)
     np.testing.assert_allclose(m, x.mean(axis=(0, 2)), rtol=1e-5, atol=1e-3)
+
+
+def test_add_n_adds_in_tfs_order():
+    # TF 2.21 sorts AddN's inputs by name (Grappler) and adds them in groups of 8 after the first
+    # n % 8 (aggregate_ops.cc); bit patterns recorded from TF for 11 placeholders p0..p10.
+    rng = np.random.RandomState(7)
+    vals = (rng.randn(11, 6) * 10 ** rng.uniform(-3, 3, (11, 6))).astype(np.float32)
+    with tf.Graph().as_default():
+        ph = [tf.placeholder(tf.float32, [6], name="p%d" % i) for i in range(11)]
+        with tf.Session() as s:
+            out = s.run(tf.add_n(ph), dict(zip(ph, vals)))
+    assert out.view(np.int32).tolist() == [-1026010980, 1135229056, 1151937546, -1011501819,
+                                           1075676096, 1104323631]

@@ -280,20 +280,41 @@ def _add_n(op, ctx):
     n = len(op._inputs)
     if n == 2:
         return np.add
+    order = _add_n_order(op._inputs)
 
     def add_n(*xs):
-        out = np.add(xs[0], xs[1])
-        if not isinstance(out, np.ndarray):
-            for x in xs[2:]:
-                out = out + x
-            return out
-        for x in xs[2:]:
-            if out.shape == np.shape(x):
-                np.add(out, x, out=out)
-            else:
-                out = np.add(out, x)
+        # TF's order: inputs sorted by name (Grappler canonicalizes AddN, a commutative op),
+        # then the kernel adds the first (n % 8, or 8 or 9) in a row and each further 8 as a
+        # group added to the total (aggregate_ops.cc). Float sums depend on it; measured on TF 2.21.
+        xs = [xs[i] for i in order]
+        first = n if n <= 9 else {0: 8, 1: 9}.get(n % 8, n % 8)
+        out = _add_run(xs[:first])
+        for i in range(first, n, 8):
+            out = _accumulate(out, _add_run(xs[i:i + 8]))
         return out
     return add_n
+
+
+def _add_n_order(inputs):
+    """Indices of AddN's inputs sorted as Grappler sorts them: by input name, `op` for output 0
+    and `op:k` otherwise (byte order, as std::sort on the strings)."""
+    keys = [t._op._name if t._value_index == 0 else f"{t._op._name}:{t._value_index}" for t in inputs]
+    return sorted(range(len(keys)), key=keys.__getitem__)
+
+
+def _add_run(xs):
+    """((x0 + x1) + x2) + ..., in a new array."""
+    out = np.add(xs[0], xs[1]) if len(xs) > 1 else np.array(xs[0], copy=True)
+    for x in xs[2:]:
+        out = _accumulate(out, x)
+    return out
+
+
+def _accumulate(out, x):
+    if isinstance(out, np.ndarray) and out.ndim and out.shape == np.shape(x):
+        np.add(out, x, out=out)
+        return out
+    return np.add(out, x)
 
 
 @register_kernel("Cast")
