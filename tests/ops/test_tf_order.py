@@ -121,6 +121,7 @@ def test_matmul_exact_only_when_cheap():
     assert tf_order.matmul_exact_ok(100, 3, 1)
     assert not tf_order.matmul_exact_ok(128, 512, 10)   # benchmarks/mlp.py keeps BLAS
     assert not tf_order.matmul_exact_ok(2, 600, 2)      # K past the measured rule
+    assert not tf_order.matmul_exact_ok(64, 256, 10)    # LeNet's logits keep BLAS's speed
 
 
 def test_keep_dims_and_fallbacks():

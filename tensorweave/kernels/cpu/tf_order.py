@@ -181,11 +181,13 @@ def reduce_mean(x, axes):
 # added (kept here; matmul_exact_ok does not send such K to it, as static shapes split otherwise).
 # The product of two float32s is exact in float64, so float32(float64(acc) + a * b) is the FMA but
 # for rare double-rounding ties.
-MATMUL_EXACT_MAX_K = 512
 _MM_BLOCK = 512
-# Up to this many multiply-adds the exact loop is cheap (~1 ms); bigger products (every matmul of
-# benchmarks/mlp.py) keep BLAS's speed.
-MATMUL_EXACT_MAX_MACS = 1 << 19  # (k, m, n) float64 products: 4 MiB
+# The exact loop costs about 1.5 us per k plus the float64 products, against microseconds for
+# BLAS: it runs only for K <= 128 and up to 2^18 multiply-adds (well under 1 ms), which covers the
+# small regressions and nets whose printed values users compare; LeNet's logits layer (K = 256)
+# and every matmul of benchmarks/mlp.py keep BLAS (measured: exact K = 256 cost LeNet 2 ms a step).
+MATMUL_EXACT_MAX_K = 128
+MATMUL_EXACT_MAX_MACS = 1 << 18  # (k, m, n) float64 products: 2 MiB
 
 
 def matmul_exact_ok(m, k, n):
