@@ -59,3 +59,58 @@ def test_orthogonal_and_identity_initializers_build_tfs_graph():
             w = sess.run(v)
             np.testing.assert_allclose(w @ w.T, np.eye(2), atol=1e-5)   # orthonormal rows
             np.testing.assert_array_equal(sess.run(e), 0.5 * np.eye(3, dtype=np.float32))
+
+
+def _ta_error(sess, fetch):
+    with pytest.raises(tf.errors.OpError) as info:
+        sess.run(fetch)
+    return type(info.value).__name__, [ln for ln in info.value.message.split("\n")
+                                       if ln.startswith("TensorArray")][0]
+
+
+def test_tensor_array_read_once_write_once_and_element_shapes():
+    # Messages recorded from TF 2.21; the name is "<name>_<arrays created so far in the process>".
+    with tf.Graph().as_default():
+        ta = tf.TensorArray(tf.float32, size=3, name="arr").unstack([1.0, 2.0, 3.0])
+        twice = ta.read(0) + ta.read(0)
+        kept = tf.TensorArray(tf.float32, size=3, clear_after_read=False).unstack([1.0, 2.0, 3.0])
+        twice_kept = kept.read(0) + kept.read(0)
+        again = tf.TensorArray(tf.float32, size=2, name="w").write(0, 1.0).write(0, 2.0).read(0)
+        split = tf.TensorArray(tf.float32, size=3, name="sp").split(tf.range(6.0), [1, 2, 3]).read(0)
+        loose = tf.TensorArray(tf.float32, size=2, infer_shape=False).write(0, [1.0]).write(1, [2.0, 3.0])
+        zero_filled = tf.TensorArray(tf.float32, size=2).write(0, [1.0]).stack()
+        empty = tf.TensorArray(tf.float32, size=0).stack()
+        with tf.Session() as sess:
+            kind, msg = _ta_error(sess, twice)
+            assert kind == "InvalidArgumentError" and msg.endswith(
+                ": Could not read index 0 twice because it was cleared after a previous read (perhaps try "
+                "setting clear_after_read = false?).") and msg.startswith("TensorArray arr_")
+            assert sess.run(twice_kept) == 2.0
+            assert _ta_error(sess, again)[1].endswith(
+                ": Could not write to TensorArray index 0 because it has already been written to.")
+            assert _ta_error(sess, split)[1].endswith(
+                ": Could not write to TensorArray index 1 because the value shape is [2] which is incompatible "
+                "with the TensorArray's inferred element shape: [1] (consider setting infer_shape=False).")
+            assert _ta_error(sess, loose.stack())[1] == \
+                "TensorArray has inconsistent shapes.  Index 0 has shape: [1] but index 1 has shape: [2]"
+            np.testing.assert_array_equal(sess.run(zero_filled), [[1.0], [0.0]])
+            assert _ta_error(sess, empty) == (
+                "UnimplementedError", "TensorArray has size zero, but element shape <unknown> is not fully "
+                "defined. Currently only static shapes are supported when packing zero-size TensorArrays.")
+
+
+def test_tensor_array_read_in_a_loop_has_a_gradient():
+    # A gradient recomputes the loop body: its reads may read the cleared elements again.
+    with tf.Graph().as_default():
+        x = tf.constant([1.0, 2.0, 3.0])
+        ta = tf.TensorArray(tf.float32, size=3).unstack(x)
+
+        def body(i, acc):
+            v = ta.read(i)
+            return i + 1, acc + v * v
+        _, total = tf.while_loop(lambda i, a: i < 3, body, [0, 0.0])
+        g = tf.gradients(total, x)[0]
+        with tf.Session() as sess:
+            got_g, got_total = sess.run([g, total])
+        np.testing.assert_array_equal(got_g, [2.0, 4.0, 6.0])   # as TF
+        assert got_total == 14.0

@@ -496,6 +496,9 @@ def _make_while(flat_t, cond_g, body_g, shapes, back_prop=True, parallel_iterati
 
 # -- gradients --------------------------------------------------------------------------------
 
+_TENSOR_ARRAY_READS = frozenset(("TensorArrayReadV3", "TensorArrayGatherV3", "TensorArrayConcatV3"))
+
+
 def _copy_graph(src, mapping):
     """Copies FuncGraph `src`'s ops (except its inputs) into the default graph, with `mapping`
     giving the tensor for each of `src.inputs` (and for any other tensor whose op is not to be
@@ -512,9 +515,12 @@ def _copy_graph(src, mapping):
             continue  # replayed values (see _replayed_tensors)
         ins = [tmap[t] for t in op._inputs]
         ctl = [omap[c] for c in op._control_inputs if c in omap]
+        attrs = dict(op._attrs)
+        if op._type in _TENSOR_ARRAY_READS:
+            attrs["_reread"] = True   # the recomputation reads an element the forward read cleared
         with g.control_dependencies(ctl):
             new = g._create_op(op._type, ins, [t.dtype for t in op._outputs], name=op._name.split("/")[-1],
-                               attrs=dict(op._attrs), shapes=[t.shape for t in op._outputs])
+                               attrs=attrs, shapes=[t.shape for t in op._outputs])
         for a, b in zip(op._outputs, new._outputs):
             if b._shape.ndims is None and a._shape.ndims is not None:
                 b._shape = a._shape

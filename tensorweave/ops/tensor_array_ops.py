@@ -11,7 +11,7 @@ static facts (dtype, element shape). `handle` is the flow too (there is no separ
 from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import convert_to_tensor
-from ..framework.graph import Tensor, get_default_graph, name_scope
+from ..framework.graph import Tensor, name_scope
 from ..framework.op_util import apply_op
 from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
 
@@ -123,6 +123,7 @@ class TensorArray:
                                   attrs={"dtype": self._dtype, "dynamic_size": self._dynamic_size,
                                          "clear_after_read": True if clear_after_read is None else clear_after_read,
                                          "element_shape": self._element_shape[0],
+                                         "identical_element_shapes": bool(infer_shape),
                                          "tensor_array_name": tensor_array_name or ""})
 
     @classmethod
@@ -152,8 +153,7 @@ class TensorArray:
         if not self._infer_shape:
             return
         if not shape.is_compatible_with(self._element_shape[0]):
-            raise ValueError(f"Inconsistent shapes: saw {shape} but expected {self._element_shape[0]} "
-                             "(and infer_shape=True)")
+            raise ValueError(f"Inconsistent shapes: saw {shape} but expected {self._element_shape[0]} ")
         self._element_shape[0] = self._element_shape[0].merge_with(shape)
 
     def _check_dtype(self, value):

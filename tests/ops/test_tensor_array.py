@@ -10,7 +10,9 @@ from tensorweave.testing import check_gradients
 
 def test_ops():
     with tf.Graph().as_default():
-        ta = tf.TensorArray(tf.float32, size=3)
+        # Elements read more than once in a step need clear_after_read=False (TF refuses a second
+        # read otherwise); split into unequal lengths needs infer_shape=False (as in TF 2.21).
+        ta = tf.TensorArray(tf.float32, size=3, clear_after_read=False)
         ta = ta.write(0, [1., 2.]).write(1, [3., 4.]).write(2, [5., 6.])
         r = ta.read(1)
         s = ta.stack()
@@ -18,7 +20,7 @@ def test_ops():
         g = ta.gather([2, 0])
         ta2 = tf.TensorArray(tf.float32, size=0, dynamic_size=True).unstack(tf.constant([[1.], [2.], [3.]]))
         sc = tf.TensorArray(tf.float32, size=4).scatter([3, 1], tf.constant([7., 8.]))
-        sp = tf.TensorArray(tf.float32, size=2).split(tf.constant([1., 2., 3.]), [1, 2])
+        sp = tf.TensorArray(tf.float32, size=2, clear_after_read=False, infer_shape=False).split(tf.constant([1., 2., 3.]), [1, 2])
         with tf.Session() as sess:
             out = sess.run([r, s, g, ta2.stack(), ta2.size(), sc.read(3), sp.read(1), sp.concat()])
         np.testing.assert_allclose(out[0], [3, 4])

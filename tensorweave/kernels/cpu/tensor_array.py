@@ -2,6 +2,8 @@
 arrays, written in place: an element is written once per step, so a loop writing one element
 per iteration costs O(1) per write)."""
 
+import itertools
+
 import numpy as np
 
 from ...framework import errors
@@ -9,15 +11,26 @@ from ..registry import register_kernel
 
 
 class TensorArrayValue:
-    """The runtime value of a TensorArray flow."""
+    """The runtime value of a TensorArray flow.
 
-    __slots__ = ("items", "dynamic_size", "np_dtype", "element_shape")
+    As TF's TensorArray resource: `element_shape` is partial (None: unknown rank, None dims
+    unknown) and, with `identical` (infer_shape), set by the first write; with `clear_after_read`
+    an element read once cannot be read or written again. A gradient array has no `name`: it
+    aggregates writes instead of refusing a second one."""
 
-    def __init__(self, size, dynamic_size, np_dtype, element_shape=None):
+    __slots__ = ("items", "dynamic_size", "np_dtype", "element_shape", "name", "clear_after_read",
+                 "identical", "cleared")
+
+    def __init__(self, size, dynamic_size, np_dtype, element_shape=None, name=None, clear_after_read=False,
+                 identical=False):
         self.items = [None] * int(size)
         self.dynamic_size = dynamic_size
         self.np_dtype = np_dtype
         self.element_shape = element_shape
+        self.name = name
+        self.clear_after_read = clear_after_read
+        self.identical = identical
+        self.cleared = set()
 
     def __len__(self):
         return len(self.items)
@@ -40,6 +53,11 @@ class TensorArrayValue:
         return f"<TensorArray size={len(self.items)}>"
 
 
+# TF names each array's resource "<tensor_array_name or op name>_<n>", n counting the arrays this
+# process has created; the name starts its error messages.
+_CREATED = itertools.count()
+
+
 def _unwrap(x):
     if isinstance(x, np.ndarray) and x.dtype == object and x.ndim == 0:
         x = x[()]
@@ -53,14 +71,69 @@ def _ta(x):
     return x
 
 
+def _full(es):
+    """The element shape as a tuple if fully defined, else None."""
+    return tuple(es) if es is not None and None not in es else None
+
+
+def _shape_str(es):
+    return "<unknown>" if es is None else "[" + ",".join("?" if d is None else str(d) for d in es) + "]"
+
+
+def _error(ta, msg):
+    return errors.InvalidArgumentError(None, None, (f"TensorArray {ta.name}: " if ta.name else "") + msg)
+
+
 def _index(ta, i, op_name):
     i = int(i)
     if i < 0 or (i >= len(ta.items) and not ta.dynamic_size):
-        raise errors.InvalidArgumentError(None, None, f"Tried to write to index {i} but array is not resizeable "
-                                                      f"and size is: {len(ta.items)}")
+        raise _error(ta, f"Tried to write to index {i} but array is not resizeable and size is: {len(ta.items)}")
     if i >= len(ta.items):
         ta.items.extend([None] * (i + 1 - len(ta.items)))
     return i
+
+
+def _write_one(ta, index, value):
+    """TF's LockedWrite: bounds, element shape (inferred from the first write), then the
+    read-once and write-once rules."""
+    i = _index(ta, index, "write")
+    shape = np.shape(value)
+    es = ta.element_shape
+    if es is not None and (len(es) != len(shape) or any(d is not None and d != s for d, s in zip(es, shape))):
+        raise _error(ta, f"Could not write to TensorArray index {i} because the value shape is "
+                         f"{_shape_str(shape)} which is incompatible with the TensorArray's inferred element "
+                         f"shape: {_shape_str(es)} (consider setting infer_shape=False).")
+    if ta.identical and _full(es) is None:
+        ta.element_shape = tuple(shape)
+    if i in ta.cleared:
+        raise _error(ta, f"Could not write to TensorArray index {i} because it has already been read.")
+    if ta.name is not None and ta.items[i] is not None:
+        raise _error(ta, f"Could not write to TensorArray index {i} because it has already been written to.")
+    ta.items[i] = value
+
+
+def _read_one(ta, i, reread=False):
+    """TF's LockedRead: an unwritten element is zeros of a fully defined element shape. `reread`:
+    a gradient's recomputation of a forward read (the cleared element is kept for it)."""
+    if reread:
+        return np.asarray(_elem(ta, i))
+    if i in ta.cleared:
+        raise _error(ta, f"Could not read index {i} twice because it was cleared after a previous read "
+                         "(perhaps try setting clear_after_read = false?).")
+    v = ta.items[i]
+    if v is None:
+        full = _full(ta.element_shape)
+        if full is None:
+            raise _error(ta, f"Could not read from TensorArray index {i}.  Furthermore, the element shape is not "
+                             f"fully defined: {_shape_str(ta.element_shape)}.  It is possible you are working "
+                             "with a resizeable TensorArray and stop_gradients is not allowing the gradients to "
+                             "be written.  If you set the full element_shape property on the forward "
+                             "TensorArray, the proper all-zeros tensor will be returned instead of incurring "
+                             "this error.")
+        return np.zeros(full, ta.np_dtype)
+    if ta.clear_after_read:
+        ta.cleared.add(i)
+    return np.asarray(v)
 
 
 @register_kernel("TensorArrayV3")
@@ -68,10 +141,13 @@ def _create(op, ctx):
     dyn = op._get_attr("dynamic_size")
     np_dtype = op._get_attr("dtype").as_numpy_dtype
     es = op._get_attr("element_shape")
-    es = tuple(es.as_list()) if es.is_fully_defined() else None
+    es = tuple(es.as_list()) if es.ndims is not None else None
+    clear = bool(op._attrs.get("clear_after_read", True))
+    identical = bool(op._attrs.get("identical_element_shapes", False))
+    base = op._attrs.get("tensor_array_name") or op.name
 
     def create(size):
-        return TensorArrayValue(size, dyn, np_dtype, es)
+        return TensorArrayValue(size, dyn, np_dtype, es, f"{base}_{next(_CREATED)}", clear, identical)
     return create
 
 
@@ -84,13 +160,7 @@ def _identity(op, ctx):
 def _write(op, ctx):
     def write(flow, index, value):
         ta = _ta(flow)
-        i = _index(ta, index, "write")
-        if ta.element_shape is not None and ta.items and np.shape(value) != ta.element_shape:
-            raise errors.InvalidArgumentError(None, None, f"Could not write to TensorArray index {i} because the "
-                                                          f"value shape is {list(np.shape(value))} which is "
-                                                          f"incompatible with the TensorArray's inferred element "
-                                                          f"shape: {list(ta.element_shape)}")
-        ta.items[i] = value
+        _write_one(ta, index, value)
         return ta
     return write
 
@@ -100,8 +170,8 @@ def _elem(ta, i, like=None):
     if v is None:
         if like is not None:
             return np.zeros(np.shape(like), dtype=np.asarray(like).dtype)
-        if ta.element_shape is not None:
-            return np.zeros(ta.element_shape, ta.np_dtype)
+        if _full(ta.element_shape) is not None:
+            return np.zeros(_full(ta.element_shape), ta.np_dtype)
         raise errors.InvalidArgumentError(None, None, f"Could not read from TensorArray index {i} because it "
                                                       "has not yet been written to.")
     return v
@@ -109,26 +179,40 @@ def _elem(ta, i, like=None):
 
 @register_kernel("TensorArrayReadV3")
 def _read(op, ctx):
+    reread = bool(op._attrs.get("_reread"))
+
     def read(flow, index):
         ta = _ta(flow)
         i = int(index)
         if i < 0 or i >= len(ta.items):
             raise errors.InvalidArgumentError(None, None, f"Tried to read from index {i} but array size is: "
                                                           f"{len(ta.items)}")
-        return np.asarray(_elem(ta, i))
+        return _read_one(ta, i, reread)
     return read
 
 
 def _stack(vals, np_dtype, es):
     if not vals:
-        return np.zeros((0,) + (es or ()), np_dtype)
+        full = _full(es)
+        if full is None:
+            raise errors.UnimplementedError(None, None, f"TensorArray has size zero, but element shape "
+                                                        f"{_shape_str(es)} is not fully defined. Currently only "
+                                                        "static shapes are supported when packing zero-size "
+                                                        "TensorArrays.")
+        return np.zeros((0,) + full, np_dtype)
+    first = np.shape(vals[0])
+    for k, v in enumerate(vals[1:], 1):
+        if np.shape(v) != first:
+            raise errors.InvalidArgumentError(None, None, f"TensorArray has inconsistent shapes.  Index 0 has "
+                                                          f"shape: {_shape_str(first)} but index {k} has shape: "
+                                                          f"{_shape_str(np.shape(v))}")
     return np.stack([np.asarray(v) for v in vals])
 
 
 @register_kernel("TensorArrayGatherV3")
 def _gather(op, ctx):
-    np_dtype = op._get_attr("dtype").as_numpy_dtype if "dtype" in op._attrs else op._outputs[0].dtype.as_numpy_dtype
     np_dtype = op._outputs[0].dtype.base_dtype.as_numpy_dtype
+    reread = bool(op._attrs.get("_reread"))
 
     def gather(flow, indices):
         ta = _ta(flow)
@@ -136,7 +220,7 @@ def _gather(op, ctx):
         for i in np.ravel(indices):
             if i < 0 or i >= n:
                 raise errors.InvalidArgumentError(None, None, f"Tried to read from index {i} but array size is: {n}")
-        return _stack([_elem(ta, int(i)) for i in np.ravel(indices)], np_dtype, ta.element_shape)
+        return _stack([_read_one(ta, int(i), reread) for i in np.ravel(indices)], np_dtype, ta.element_shape)
     return gather
 
 
@@ -149,7 +233,7 @@ def _scatter(op, ctx):
             raise errors.InvalidArgumentError(None, None, "Expected len(indices) == values.shape[0], but saw: "
                                                           f"{len(np.ravel(indices))} vs. {len(value)}")
         for k, i in enumerate(np.ravel(indices)):
-            ta.items[_index(ta, i, "scatter")] = value[k]
+            _write_one(ta, i, value[k])
         return ta
     return scatter
 
@@ -157,10 +241,11 @@ def _scatter(op, ctx):
 @register_kernel("TensorArrayConcatV3")
 def _concat(op, ctx):
     np_dtype = op._outputs[0].dtype.base_dtype.as_numpy_dtype
+    reread = bool(op._attrs.get("_reread"))
 
     def concat(flow):
         ta = _ta(flow)
-        vals = [np.asarray(_elem(ta, i)) for i in range(len(ta.items))]
+        vals = [_read_one(ta, i, reread) for i in range(len(ta.items))]
         lengths = np.array([v.shape[0] for v in vals], np.int64)
         if not vals:
             return np.zeros((0,), np_dtype), lengths
@@ -180,7 +265,7 @@ def _split(op, ctx):
                                                           f"shape is: {list(value.shape)}")
         start = 0
         for i, n in enumerate(lengths):
-            ta.items[_index(ta, i, "split")] = value[start:start + int(n)]
+            _write_one(ta, i, value[start:start + int(n)])
             start += int(n)
         return ta
     return split
@@ -199,7 +284,7 @@ def _size(op, ctx):
 def _grad_write(op, ctx):
     def grad_write(flow, index, g):
         ta = _ta(flow)
-        out = TensorArrayValue(max(len(ta.items), int(index) + 1), True, ta.np_dtype, ta.element_shape)
+        out = TensorArrayValue(max(len(ta.items), int(index) + 1), True, ta.np_dtype, _full(ta.element_shape))
         out.items[int(index)] = g
         return out
     return grad_write
@@ -210,7 +295,8 @@ def _grad_scatter(op, ctx):
     def grad_scatter(flow, indices, g):
         ta = _ta(flow)
         idx = np.ravel(indices)
-        out = TensorArrayValue(max([len(ta.items)] + [int(i) + 1 for i in idx]), True, ta.np_dtype, ta.element_shape)
+        out = TensorArrayValue(max([len(ta.items)] + [int(i) + 1 for i in idx]), True, ta.np_dtype,
+                               _full(ta.element_shape))
         g = np.asarray(g)
         for k, i in enumerate(idx):
             out.items[int(i)] = g[k]
