@@ -1,7 +1,6 @@
 """Whole TF1 programs (round 2) and the fixes they found; expected values recorded from TF 2.21
 (tensorflow.compat.v1 with v2 behaviour disabled) unless computed from NumPy in the test."""
 
-import os
 
 import numpy as np
 import pytest
