@@ -132,4 +132,6 @@ def test_namespaces():
     assert tf.math.invert_permutation is tf.invert_permutation
     assert tf.graph_util.import_graph_def is tf.import_graph_def
     assert tf.queue.FIFOQueue is tf.FIFOQueue and tf.io.PaddingFIFOQueue is tf.PaddingFIFOQueue
-    assert tf.debugging.is_nan is tf.is_nan and tf.io.gfile is tf.gfile
+    assert tf.debugging.is_nan is tf.is_nan
+    # TF 2.21: tf.io.gfile holds the TF2 names (exists, glob), tf.gfile the TF1 ones (Exists, Glob)
+    assert tf.io.gfile is not tf.gfile and tf.io.gfile.exists and tf.gfile.Exists
