@@ -478,6 +478,19 @@ class LinearOperator:
         return self.is_self_adjoint and self.is_positive_definite
 
 
+def same_dtype_operators(operators):
+    """The operators as a list, checked as TF's composite operators check them: not empty, one
+    dtype (TF's messages)."""
+    operators = list(operators)
+    if not operators:
+        raise ValueError("Expected a non-empty list of operators. Found: %s" % operators)
+    dtype = operators[0].dtype
+    if any(op.dtype != dtype for op in operators):
+        raise TypeError("Expected all operators to have the same dtype.  Found %s"
+                        % "   ".join(str((o.name, o.dtype)) for o in operators))
+    return operators
+
+
 def _shape_const(shape, name=None):
     return tf.constant(shape, dtype=tf.int32, name=name or "Const")
 

@@ -2,7 +2,7 @@
 
 from ..framework.tensor_shape import TensorShape
 from ._util import tf
-from .base import LinearOperator
+from .base import LinearOperator, same_dtype_operators
 
 __all__ = ["LinearOperatorComposition"]
 
@@ -33,15 +33,8 @@ class LinearOperatorComposition(LinearOperator):
         parameters = dict(operators=operators, is_non_singular=is_non_singular,
                           is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
                           is_square=is_square, name=name)
-        operators = list(operators)
-        if not operators:
-            raise ValueError("Expected a non-empty list of operators. Found: %s" % operators)
+        operators = same_dtype_operators(operators)
         self._operators = operators
-        dtype = operators[0].dtype
-        for op in operators:
-            if op.dtype != dtype:
-                raise TypeError("Expected all operators to have the same dtype.  Found %s"
-                                % "   ".join(str((o.name, o.dtype)) for o in operators))
         if all(op.is_non_singular for op in operators):
             if is_non_singular is False:
                 raise ValueError("The composition of non-singular operators is always non-singular.")
@@ -65,7 +58,8 @@ class LinearOperatorComposition(LinearOperator):
         if name is None:
             name = "_o_".join(op.name for op in operators)
         with tf.name_scope(name):
-            super().__init__(dtype=dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+            super().__init__(dtype=operators[0].dtype, is_non_singular=is_non_singular,
+                             is_self_adjoint=is_self_adjoint,
                              is_positive_definite=is_positive_definite, is_square=is_square,
                              parameters=parameters, name=name)
 
