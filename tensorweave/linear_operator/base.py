@@ -491,6 +491,15 @@ def same_dtype_operators(operators):
     return operators
 
 
+def fold_operators(operators, method, combine):
+    """combine(...combine(op0.method(), op1.method())...) over the operators, in order (the
+    determinant of a product or direct sum is the product of theirs, and so on)."""
+    result = getattr(operators[0], method)()
+    for op in operators[1:]:
+        result = combine(result, getattr(op, method)())
+    return result
+
+
 def _shape_const(shape, name=None):
     return tf.constant(shape, dtype=tf.int32, name=name or "Const")
 

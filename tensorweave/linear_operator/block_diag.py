@@ -4,7 +4,7 @@ into the blocks' row ranges and let each block act on its own part."""
 from ..framework.tensor_shape import TensorShape, dimension_value
 from . import _hints
 from ._util import broadcast_batch, convert, tf
-from .base import LinearOperator, same_dtype_operators
+from .base import LinearOperator, fold_operators, same_dtype_operators
 
 __all__ = ["LinearOperatorBlockDiag"]
 
@@ -188,22 +188,13 @@ class LinearOperatorBlockDiag(LinearOperator):
         return self._apply(rhs, adjoint, adjoint_arg, "solve", dims, fn)
 
     def _determinant(self):
-        result = self.operators[0].determinant()
-        for op in self.operators[1:]:
-            result *= op.determinant()
-        return result
+        return fold_operators(self.operators, "determinant", lambda a, b: a * b)
 
     def _log_abs_determinant(self):
-        result = self.operators[0].log_abs_determinant()
-        for op in self.operators[1:]:
-            result += op.log_abs_determinant()
-        return result
+        return fold_operators(self.operators, "log_abs_determinant", lambda a, b: a + b)
 
     def _trace(self):
-        result = self.operators[0].trace()
-        for op in self.operators[1:]:
-            result += op.trace()
-        return result
+        return fold_operators(self.operators, "trace", lambda a, b: a + b)
 
     def _diag_part(self):
         if not all(op.is_square for op in self.operators):

@@ -2,7 +2,7 @@
 
 from ..framework.tensor_shape import TensorShape
 from ._util import tf
-from .base import LinearOperator, same_dtype_operators
+from .base import LinearOperator, fold_operators, same_dtype_operators
 
 __all__ = ["LinearOperatorComposition"]
 
@@ -94,16 +94,10 @@ class LinearOperatorComposition(LinearOperator):
         return result
 
     def _determinant(self):
-        result = self.operators[0].determinant()
-        for op in self.operators[1:]:
-            result *= op.determinant()
-        return result
+        return fold_operators(self.operators, "determinant", lambda a, b: a * b)
 
     def _log_abs_determinant(self):
-        result = self.operators[0].log_abs_determinant()
-        for op in self.operators[1:]:
-            result += op.log_abs_determinant()
-        return result
+        return fold_operators(self.operators, "log_abs_determinant", lambda a, b: a + b)
 
     def _solve(self, rhs, adjoint=False, adjoint_arg=False):
         order = list(reversed(self.operators)) if adjoint else self.operators

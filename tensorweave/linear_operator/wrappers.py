@@ -17,6 +17,18 @@ def _combine_hint(operator, attr, provided, message):
     return op_hint if op_hint or op_hint is False else provided
 
 
+def _inherited_hints(operator, what, is_square, is_non_singular, is_self_adjoint, is_positive_definite):
+    """The four hints of the adjoint or inverse of `operator`: each the operator's own, checked
+    against the one given (TF's messages)."""
+    return tuple(_combine_hint(operator, hint, given,
+                               f"An operator is {word} if and only if its {what} is {word}.")
+                 for hint, given, word in (("is_square", is_square, "square"),
+                                           ("is_non_singular", is_non_singular, "non-singular"),
+                                           ("is_self_adjoint", is_self_adjoint, "self-adjoint"),
+                                           ("is_positive_definite", is_positive_definite,
+                                            "positive-definite")))
+
+
 class LinearOperatorAdjoint(LinearOperator):
     """The adjoint (conjugate transpose) A^H of `operator`."""
 
@@ -25,16 +37,8 @@ class LinearOperatorAdjoint(LinearOperator):
         parameters = dict(operator=operator, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
                           is_positive_definite=is_positive_definite, is_square=is_square, name=name)
         self._operator = operator
-        what = "adjoint"
-        is_square = _combine_hint(operator, "is_square", is_square,
-                                  f"An operator is square if and only if its {what} is square.")
-        is_non_singular = _combine_hint(operator, "is_non_singular", is_non_singular,
-                                        f"An operator is non-singular if and only if its {what} is non-singular.")
-        is_self_adjoint = _combine_hint(operator, "is_self_adjoint", is_self_adjoint,
-                                        f"An operator is self-adjoint if and only if its {what} is self-adjoint.")
-        is_positive_definite = _combine_hint(
-            operator, "is_positive_definite", is_positive_definite,
-            f"An operator is positive-definite if and only if its {what} is positive-definite.")
+        is_square, is_non_singular, is_self_adjoint, is_positive_definite = _inherited_hints(
+            operator, "adjoint", is_square, is_non_singular, is_self_adjoint, is_positive_definite)
         name = operator.name + "_adjoint" if name is None else name
         with tf.name_scope(name):
             super().__init__(dtype=operator.dtype, is_non_singular=is_non_singular,
@@ -110,16 +114,8 @@ class LinearOperatorInversion(LinearOperator):
             raise ValueError(f"Argument `is_square` or argument `operator` must have supplied hint `is_square` "
                              f"equal to `True` or `None`. Found `operator.is_square`: {operator.is_square}, "
                              f"`is_square`: {is_square}.")
-        what = "inverse"
-        is_square = _combine_hint(operator, "is_square", is_square,
-                                  f"An operator is square if and only if its {what} is square.")
-        is_non_singular = _combine_hint(operator, "is_non_singular", is_non_singular,
-                                        f"An operator is non-singular if and only if its {what} is non-singular.")
-        is_self_adjoint = _combine_hint(operator, "is_self_adjoint", is_self_adjoint,
-                                        f"An operator is self-adjoint if and only if its {what} is self-adjoint.")
-        is_positive_definite = _combine_hint(
-            operator, "is_positive_definite", is_positive_definite,
-            f"An operator is positive-definite if and only if its {what} is positive-definite.")
+        is_square, is_non_singular, is_self_adjoint, is_positive_definite = _inherited_hints(
+            operator, "inverse", is_square, is_non_singular, is_self_adjoint, is_positive_definite)
         name = operator.name + "_inv" if name is None else name
         with tf.name_scope(name):
             super().__init__(dtype=operator.dtype, is_non_singular=is_non_singular,
