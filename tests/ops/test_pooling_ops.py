@@ -241,3 +241,27 @@ def test_pool_with_dilation_rate(kind, reduce):
         tf.nn.pool(tf.constant(x), [2, 2], kind, "VALID", dilation_rate=[2, 2], strides=[2, 2])
     check_gradients(lambda t: tf.nn.pool(t, [2, 2], kind, "VALID", dilation_rate=[2, 2]),
                     [np.random.RandomState(4).permutation(2 * 7 * 6).reshape(1, 7, 6, 2).astype(np.float64)])
+
+
+def test_max_pool_grad_zero_elsewhere_with_inf_nan_and_negative_gradients():
+    """Only each window's first maximum receives g; the others are +0.0 even for g = inf, NaN or
+    a negative value (TF adds into a zeroed output). Expected values recorded from TF 2.21."""
+    import tensorweave as tf
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.constant(np.array([1., 2., 3., 4.], np.float32).reshape(1, 2, 2, 1))
+        p = tf.nn.max_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        up = tf.placeholder(tf.float32, [1, 1, 1, 1])
+        dx = tf.gradients(p, x, grad_ys=up)[0]
+        x3 = tf.constant(np.array([1., 5., 2., 3., 4., 0., 1., 1., 1.], np.float32).reshape(1, 3, 3, 1))
+        p3 = tf.nn.max_pool(x3, [1, 2, 2, 1], [1, 1, 1, 1], "VALID")
+        dx3 = tf.gradients(p3, x3, grad_ys=tf.constant(
+            np.array([-1., np.inf, -2., -3.], np.float32).reshape(1, 2, 2, 1)))[0]
+    with tf.Session(graph=g) as sess:
+        for gv, last in ((np.inf, np.inf), (-1.0, -1.0), (np.nan, np.nan)):
+            v = sess.run(dx, {up: np.full((1, 1, 1, 1), gv, np.float32)}).reshape(-1)
+            np.testing.assert_array_equal(v[:3].view(np.uint32), np.zeros(3, np.uint32))
+            np.testing.assert_array_equal(v[3], last)
+        v3 = sess.run(dx3).reshape(-1)
+    np.testing.assert_array_equal(v3, [0., np.inf, 0., 0., -5., 0., 0., 0., 0.])
+    assert not np.signbit(v3[[0, 2, 3, 5, 6, 7, 8]]).any()
