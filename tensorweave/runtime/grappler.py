@@ -466,6 +466,9 @@ class _KernelOp:
     def get_attr(self, name):
         return self._like.get_attr(name)
 
+    def _get_attr(self, name):
+        return self._like._get_attr(name)
+
 
 def kernel_op(call):
     """An op-like object for `call` that the kernel factory of `call.type` accepts."""

@@ -21,7 +21,7 @@ from ..kernels.registry import Fixed, get_kernel
 from ..kernels.cpu.parallel import SPLITTING_OP_TYPES, kernel_threads
 from ..kernels.cpu import fused_order
 from .cost_model import estimate_flops
-from . import grappler
+from . import fusion, grappler
 from .resources import VariableCell
 
 __all__ = ["KernelContext", "compile_plan", "Plan", "StepContext"]
@@ -323,6 +323,8 @@ def compile_plan(fetches, feeds, ctx, order=None, trace=False):
     static_ok = all(t._op._type == "Placeholder" for t in fed)
     # TF's Grappler rewrites that change values (grappler.py): run in the plan, not the graph.
     rewrites = grappler.optimize(order, fetches, fed, static_ok)
+    # Fusions that only save passes over memory (fusion.py).
+    rewrites = fusion.fuse(order, fetches, fed, rewrites, ctx.xp is np)
     if rewrites.exprs:
         order, rewrites = _reorder_for(order, rewrites)
     needed_tensors = set()
@@ -342,6 +344,7 @@ def compile_plan(fetches, feeds, ctx, order=None, trace=False):
         shared[t] = True
     needs_step = False
     counter = itertools.count()
+    call_types = set()  # kernel types run for rewritten ops
 
     def input_expr(op, idx, t):
         e = expr[t]
@@ -365,6 +368,7 @@ def compile_plan(fetches, feeds, ctx, order=None, trace=False):
             else:
                 args.append(input_expr(op, -1, a))
         k = get_kernel(call.type, ctx.device_type).factory(grappler.kernel_op(call), ctx)
+        call_types.add(call.type)
         j = next(counter)
         if all(a in globs for a in args):
             folded = _fold(k, [globs[a] for a in args])
@@ -474,10 +478,12 @@ def compile_plan(fetches, feeds, ctx, order=None, trace=False):
         else:
             ret.append(f"_fetch_scalar({expr[f]})")
     ret_reads = set(_LOCAL.findall(" ".join(ret)))
-    return _emit(lines, ret, ret_reads, len(feeds), globs, needs_step or trace, trace)
+    splits = bool(call_types & SPLITTING_OP_TYPES) or any(
+        line.op.type in SPLITTING_OP_TYPES for line in lines)
+    return _emit(lines, ret, ret_reads, len(feeds), globs, needs_step or trace, splits, trace)
 
 
-def _emit(lines, ret, ret_reads, n_feeds, globs, needs_step, trace=False):
+def _emit(lines, ret, ret_reads, n_feeds, globs, needs_step, splits, trace=False):
     """Writes the step function: joins for pooled ops before their first use, and a `del` of
     each local right after its last use."""
     # A pooled op is worth it only when something runs before its first consumer.
@@ -536,7 +542,6 @@ def _emit(lines, ret, ret_reads, n_feeds, globs, needs_step, trace=False):
     code = compile(source, filename, "exec")
     namespace = dict(globs)
     exec(code, namespace)  # noqa: S102 - our own generated code, built from kernel names only
-    splits = any(line.op.type in SPLITTING_OP_TYPES for line in lines)
     return Plan(namespace["_plan"], line_ops, filename, source, needs_step, splits, retvals)
 
 

@@ -251,7 +251,10 @@ def _shape_str(s):
 
 # -- Conv2D ------------------------------------------------------------------------------------
 
-def conv2d_nhwc(x, w, strides, dilations, padding, explicit, pool=scratch):
+def conv2d_nhwc(x, w, strides, dilations, padding, explicit, pool=scratch, post=None):
+    """The NHWC convolution of x by w; `post(rows)`, when given, updates each block of output
+    rows (N*OH*OW, CO) in place right after its GEMM, while it is still in cache (the fused bias
+    and activation)."""
     n, h, wd, c = x.shape
     kh, kw, ci, co = w.shape
     if ci == 0 or c % ci:
@@ -264,7 +267,10 @@ def conv2d_nhwc(x, w, strides, dilations, padding, explicit, pool=scratch):
         return np.zeros((n, max(oh, 0), max(ow, 0), co), np.result_type(x, w))
     w2 = w.reshape(kh * kw * ci, co)
     if kh == kw == 1 and strides == (1, 1) and _no_padding(ph, pw):
-        return matmul(np.ascontiguousarray(x).reshape(-1, c), w2).reshape(n, oh, ow, co)
+        out = matmul(np.ascontiguousarray(x).reshape(-1, c), w2)
+        if post is not None:
+            post(out)
+        return out.reshape(n, oh, ow, co)
     out = np.empty((n, oh, ow, co), np.result_type(x, w))
     xp_, pbuf = pad_nhwc(x, ph, pw, pool=pool)
     xp_ = np.ascontiguousarray(xp_)
@@ -280,11 +286,15 @@ def conv2d_nhwc(x, w, strides, dilations, padding, explicit, pool=scratch):
                 colsT = flat[:k * (i1 - i0) * rows].reshape(kh, kw, c, i1 - i0, oh, ow)
                 cT = _im2col_tap_major(colsT, xp_[i0:i1], kh, kw, oh, ow, strides, dilations)
                 np.matmul(cT.T, w2, out=out2[i0 * rows:i1 * rows])
+                if post is not None:
+                    post(out2[i0 * rows:i1 * rows])
         else:
             cols, cbuf = pool.acquire((size, oh, ow, kh, kw * c), xp_.dtype)
             for i0, i1 in chunks:
                 c2 = _im2col_into(cols[:i1 - i0], xp_[i0:i1], kh, kw, oh, ow, strides, dilations)
                 np.matmul(c2, w2, out=out2[i0 * rows:i1 * rows])
+                if post is not None:
+                    post(out2[i0 * rows:i1 * rows])
         pool.release(cbuf)
     # (Tap-major chunks are copied in long runs and do best big, split or not.)
     _for_slices(n, n * rows * k * co, rows * k * xp_.itemsize, run,
@@ -303,6 +313,42 @@ def _conv2d(op, ctx):
             raise errors.InvalidArgumentError(None, None, "input and filter must be 4-dimensional")
         return _from_nhwc(conv2d_nhwc(_to_nhwc(x, fmt), w, strides, dilations, padding, explicit), fmt)
     return conv2d
+
+
+def _bias_relu_post(b, relu):
+    """The in-place bias add (and ReLU) of a fused convolution: the same elementwise operations,
+    so the same values, as the BiasAdd and Relu kernels it replaces."""
+    zero = b.dtype.type(0)
+
+    def post(rows):
+        rows += b
+        if relu:
+            np.maximum(zero, rows, out=rows)   # (0, x) as the Relu kernel: -0.0 stays -0.0
+    return post
+
+
+def _fused_conv2d(relu):
+    def factory(op, ctx):
+        """Conv2D + BiasAdd (+ Relu) run as one kernel (runtime/fusion.py); `op` stands for the
+        Conv2D (its attributes) and the inputs are (x, filter, bias)."""
+        _, strides, dilations, padding, explicit = _attrs(op)
+
+        def fused_conv2d(x, w, b):
+            if x.ndim != 4 or w.ndim != 4:
+                raise errors.InvalidArgumentError(None, None, "input and filter must be 4-dimensional")
+            if b.ndim != 1 or b.shape[0] != w.shape[3]:
+                y = conv2d_nhwc(x, w, strides, dilations, padding, explicit)
+                raise errors.InvalidArgumentError(   # (the BiasAdd kernel's message)
+                    None, None, f"Must provide as many biases as the channel dimension of the "
+                                f"input tensor: [{','.join(map(str, b.shape))}] vs. {_shape_str(y.shape)}")
+            return conv2d_nhwc(x, w, strides, dilations, padding, explicit,
+                               post=_bias_relu_post(b.astype(np.result_type(x, w), copy=False), relu))
+        return fused_conv2d
+    return factory
+
+
+register_kernel("_FusedConv2DBias")(_fused_conv2d(relu=False))
+register_kernel("_FusedConv2DBiasRelu")(_fused_conv2d(relu=True))
 
 
 def conv2d_backprop_filter_nhwc(x, filter_shape, dy, strides, dilations, padding, explicit,

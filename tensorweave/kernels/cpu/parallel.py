@@ -43,7 +43,8 @@ SPLIT_MACS = 1 << 22
 # keep BLAS's own threads: for an LSTM's many medium-sized GEMMs they are faster (measured: the
 # PTB model's step 20-30% slower with single-threaded BLAS and split matmuls).
 SPLITTING_OP_TYPES = frozenset({"Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "Conv3D",
-                                "Conv3DBackpropInputV2", "Conv3DBackpropFilterV2"})
+                                "Conv3DBackpropInputV2", "Conv3DBackpropFilterV2",
+                                "_FusedConv2DBias", "_FusedConv2DBiasRelu"})
 
 
 def _blas_functions():

@@ -1,0 +1,119 @@
+"""Plan-level fusions (runtime/fusion.py) must give bit-identical values to the unfused ops.
+
+Fetching an intermediate keeps it from being fused, so each test compares a plan that fuses with
+one that cannot, on the same graph and inputs."""
+
+import numpy as np
+import pytest
+
+import tensorweave as tf
+
+
+def _bits(a):
+    a = np.asarray(a)
+    return a.view(np.uint32 if a.dtype == np.float32 else np.uint64)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("padding,strides,k", [("SAME", 1, 5), ("VALID", 2, 3), ("SAME", 1, 1)])
+def test_conv_bias_relu_fused_equals_unfused(dtype, padding, strides, k):
+    rng = np.random.RandomState(0)
+    xv = rng.randn(3, 9, 9, 4).astype(dtype)
+    xv[0, 0, 0, 0] = np.nan
+    xv[1, 2, 3, 1] = -0.0
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(dtype, [None, 9, 9, 4])
+        sess_consts = rng.randn(k, k, 4, 6).astype(dtype), rng.randn(6).astype(dtype)
+        w = tf.constant(sess_consts[0])
+        b = tf.constant(sess_consts[1])
+        conv = tf.nn.conv2d(x, w, [1, strides, strides, 1], padding)
+        pre = tf.nn.bias_add(conv, b)
+        y = tf.nn.relu(pre)
+        conv2 = tf.nn.conv2d(x, w, [1, strides, strides, 1], padding)
+        z2 = tf.nn.bias_add(conv2, b) * 1.0
+    with tf.Session(graph=g) as sess:
+        fused = sess.run(y, {x: xv})
+        fused_z2 = sess.run(z2, {x: xv})
+        unfused, _ = sess.run([y, pre], {x: xv})      # pre fetched: nothing fused
+        unfused_z2, _ = sess.run([z2, conv2], {x: xv})
+    assert fused.dtype == dtype
+    np.testing.assert_array_equal(_bits(fused), _bits(unfused))
+    np.testing.assert_array_equal(_bits(fused_z2), _bits(unfused_z2))
+    # against NumPy: conv by a direct loop, then bias and ReLU
+    pad = (k - 1) // 2 if padding == "SAME" else 0
+    xp = np.pad(xv, ((0, 0), (pad, k - 1 - pad), (pad, k - 1 - pad), (0, 0))) if padding == "SAME" else xv
+    wv, bv = sess_consts
+    oh = unfused.shape[1]
+    direct = np.zeros(unfused.shape, np.float64)
+    for i in range(oh):
+        for j in range(oh):
+            patch = xp[:, i * strides:i * strides + k, j * strides:j * strides + k, :]
+            direct[:, i, j, :] = np.tensordot(patch.astype(np.float64), wv, axes=3)
+    direct = np.maximum(direct + bv, 0)
+    np.testing.assert_allclose(fused, direct, rtol=1e-4, atol=1e-4)
+
+
+def test_relu_maxpool_grad_rewrite_bitwise_with_ties_nan_inf():
+    rng = np.random.RandomState(1)
+    xv = rng.randn(2, 8, 8, 3).astype(np.float32)
+    xv[0, :2, :2, 0] = -1.0          # a window that is all zero after the ReLU (tie at 0)
+    xv[0, 2, 2, 1] = np.nan
+    xv[1, 4:6, 4:6, 2] = 0.5         # a tie above zero
+    gv = rng.randn(2, 4, 4, 3).astype(np.float32)
+    gv[0, 0, 0, 0] = np.inf          # inf * 0 -> NaN on either side
+    gv[1, 1, 1, 1] = -np.inf
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [2, 8, 8, 3])
+        up = tf.placeholder(tf.float32, [2, 4, 4, 3])
+        r = tf.nn.relu(x)
+        p = tf.nn.max_pool(r, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        dx = tf.gradients(p, x, grad_ys=up)[0]
+        mpg = dx.op.inputs[0]
+        assert mpg.op.type == "MaxPoolGrad"
+    with tf.Session(graph=g) as sess:
+        fused = sess.run(dx, {x: xv, up: gv})
+        unfused, mv = sess.run([dx, mpg], {x: xv, up: gv})
+    np.testing.assert_array_equal(_bits(fused), _bits(unfused))
+    # NumPy reference: the first maximum of each window takes the gradient, masked by x > 0
+    ref = np.zeros_like(xv)
+    rv = np.maximum(xv, 0)
+    for n in range(2):
+        for i in range(4):
+            for j in range(4):
+                for c in range(3):
+                    win = rv[n, 2 * i:2 * i + 2, 2 * j:2 * j + 2, c].reshape(-1)
+                    pmax = np.max(win)
+                    hits = np.flatnonzero(win == pmax)
+                    if hits.size:   # (windows do not overlap: one store per window)
+                        a, b = divmod(hits[0], 2)
+                        ref[n, 2 * i + a, 2 * j + b, c] = gv[n, i, j, c] * np.float32(rv[n, 2 * i + a, 2 * j + b, c] > 0)
+    np.testing.assert_array_equal(_bits(fused), _bits(ref))
+
+
+def test_lenet_step_same_with_fusion():
+    """A whole training step: the trained weights are bit-identical whether the conv chains are
+    fused or not (fetching the intermediates turns the fusions off)."""
+    from tensorweave.models import convnets
+    rng = np.random.RandomState(0)
+    xv = rng.rand(4, 12, 12, 1).astype(np.float32)
+    yv = rng.randint(0, 10, size=4).astype(np.int64)
+    results = []
+    for fetch_intermediates in (False, True):
+        g = tf.Graph()
+        with g.as_default():
+            tf.set_random_seed(0)
+            x = tf.placeholder(tf.float32, [4, 12, 12, 1])
+            y = tf.placeholder(tf.int64, [4])
+            loss, train_op = convnets.train_op(tf, convnets.lenet(tf, x), y, learning_rate=0.1)
+            extra = [op.outputs[0] for op in g.get_operations()
+                     if op.type in ("BiasAdd", "MaxPoolGrad")] if fetch_intermediates else []
+            init = tf.global_variables_initializer()
+        with tf.Session(graph=g) as sess:
+            sess.run(init)
+            for _ in range(3):
+                sess.run([train_op] + extra, {x: xv, y: yv})
+            results.append(sess.run(g.get_collection("trainable_variables")))
+    for a, b in zip(*results):
+        np.testing.assert_array_equal(_bits(a), _bits(b))
