@@ -57,8 +57,15 @@ def _gather_grad(op, grad):
     params, indices, axis_t = op.inputs
     if isinstance(grad, IndexedSlices):
         grad = convert_to_tensor(grad)
-    if op._get_attr("batch_dims"):
-        raise LookupError("Gradient of tf.gather with batch_dims != 0 is not supported by tensorweave")
+    bd = int(op._get_attr("batch_dims"))
+    if bd < 0:
+        if indices.shape.ndims is None:
+            raise ValueError(
+                "Currently, it is unsupported to take the gradient of tf.gather when batch_dims < 0 "
+                "and the rank of the indices is unknown. Please pass a positive batch_dims or use "
+                "tf.ensure_shape to update the shape of indices when calling tf.gather. Got "
+                f"batch_dims={bd} and indices={indices}")
+        bd += indices.shape.ndims
     axis = _static_int(axis_t)
     with params.graph.colocate_with(params):  # TF: params can be large
         params_shape = shape(params)
@@ -68,29 +75,68 @@ def _gather_grad(op, grad):
         values = reshape(grad, values_shape)
         flat = reshape(indices, indices_size)
         return [IndexedSlices(values, flat, params_shape), None, None]
-    # TF 2.21's _GatherV2Grad for axis != 0: move the gathered axis to the front, sum the
-    # gradient rows into it (_BatchGatherGrad's UnsortedSegmentSum), move it back, and reshape
-    # to the params' shape -- built op for op as TF builds it
+    # TF 2.21's _GatherV2Grad for axis != 0: move the gathered axis up to the first non-batch
+    # axis, sum the gradient rows into it (_BatchGatherGrad's UnsortedSegmentSum), move it
+    # back, and reshape to the params' shape -- built op for op as TF builds it
     from .array_range_ops import range as _range
-    from .math_ops import unsorted_segment_sum
     outer_shape = params_shape[:axis_t]
     inner_shape = params_shape[axis_t:][1:]
     values_shape = concat([outer_shape, [-1], inner_shape], 0)
     values_dims = size(values_shape)
     axis_dims = size(outer_shape)
-    outer_batches = _range(0)
-    batch_axis = _range(0, axis_dims)
+    outer_batches = _range(bd)
+    batch_axis = _range(bd, axis_dims)
     inner_axes = _range(axis_dims + 1, values_dims)
     values = reshape(grad, values_shape)
     transpose_dims = concat([outer_batches, [axis_dims], batch_axis, inner_axes], 0)
     values_t = transpose(values, transpose_dims)
-    gather(params_shape, transpose_dims)  # TF builds the transposed params shape and leaves it unused
-    gather_dim_size = params_shape[axis_t]
-    flat_indices = reshape(indices, expand_dims(size(indices), 0))
-    params_grad = unsorted_segment_sum(values_t, flat_indices, gather_dim_size)
-    invert_dims = concat([outer_batches, batch_axis + 1, [0], inner_axes], 0)
+    params_shape_t = gather(params_shape, transpose_dims)
+    params_grad = _batch_gather_grad(params_shape_t, values_t, indices, bd, params_shape[axis_t])
+    invert_dims = concat([outer_batches, batch_axis + 1, [bd], inner_axes], 0)
     params_grad = transpose(params_grad, invert_dims)
     return [reshape(params_grad, shape(params)), None, None]
+
+
+def _batch_gather_grad(params_shape, values, indices, batch_dims, gather_dim_size):
+    """TF's _BatchGatherGrad: with batch dims, offset each batch's indices into one flat
+    segment range, sum, and reshape the batch dims back."""
+    from .math_ops import unsorted_segment_sum
+    indices_size = expand_dims(size(indices), 0)
+    if batch_dims:
+        from .math_ops import reduce_prod
+        values_shape = shape(values)
+        outer_shape = values_shape[:batch_dims]
+        inner_shape = values_shape[batch_dims:][1:]
+        batch_size = reduce_prod(outer_shape, [0], name="Prod")
+        flat_values_shape = concat([[-1], inner_shape], 0)
+        gather_dim_size = gather_dim_size * batch_size
+        indices = _batch_indices(params_shape, indices, batch_dims)
+        values = reshape(values, flat_values_shape)
+    indices = reshape(indices, indices_size)
+    params_grad = unsorted_segment_sum(values, indices, gather_dim_size)
+    if batch_dims:
+        params_grad = reshape(params_grad, concat([outer_shape, flat_values_shape], 0))
+    return params_grad
+
+
+def _batch_indices(params_shape, indices, batch_dims):
+    """TF's _GetBatchIndices: indices plus each batch position's offset in the flattened
+    batch-by-gather axis."""
+    from .array_ops import ones, rank, zeros
+    from .array_range_ops import range as _range
+    from .math_ops import cast
+    dt = _base(indices)
+    casted = cast(params_shape, dt)
+    accum = ones((), dtype=dt)
+    for dim in range(batch_dims, 0, -1):
+        dim_value = casted[dim - 1]
+        accum = accum * casted[dim]
+        dim_indices = _range(zeros((), dtype=dt), dim_value, ones((), dtype=dt))
+        dim_indices = dim_indices * accum
+        dim_shape = concat([tile([1], [dim - 1]), [dim_value],
+                            tile([1], [rank(indices) - dim])], 0)
+        indices = indices + reshape(dim_indices, dim_shape)
+    return indices
 
 
 def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
