@@ -139,7 +139,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
         stop_ops.update(t.op for t in stop_tensors)
         while queue:
             op = queue.popleft()
-            out_grads = _aggregated_grads(grads, op, math_ops)
+            out_grads = _aggregated_grads(grads, op, math_ops, aggregation_method)
             has_out_grads = any(g is not None for g in out_grads)
             in_grads = None
             if has_out_grads and op not in stop_ops:
@@ -220,15 +220,31 @@ def _get_grad(grads, t):
     return _aggregate(g, None) if isinstance(g, list) else g
 
 
-def _aggregated_grads(grads, op, math_ops):
+def _aggregated_grads(grads, op, math_ops, aggregation_method=None):
     """The summed gradient of each of op's outputs (None where none arrived), as TF's
     _AggregatedGrads: one AddN per output (named in the gradients scope), IndexedSlices
-    concatenated while all are sparse. The sums replace the lists in `grads`."""
+    concatenated while all are sparse; EXPERIMENTAL_TREE / ACCUMULATE_N sum dense gradients
+    pairwise under "<op>_gradient_sum". The sums replace the lists in `grads`."""
+    if aggregation_method is None:
+        aggregation_method = AggregationMethod.DEFAULT
+    if aggregation_method not in (AggregationMethod.ADD_N, AggregationMethod.EXPERIMENTAL_TREE,
+                                  AggregationMethod.EXPERIMENTAL_ACCUMULATE_N):
+        raise ValueError(f"Invalid aggregation_method specified {aggregation_method}.")
     op_grads = grads.get(op)
     if op_grads is None:
         return [None] * len(op._outputs)
     for i, gs in enumerate(op_grads):
-        if isinstance(gs, list):
+        if not isinstance(gs, list):
+            continue
+        if len(gs) >= 2 and aggregation_method != AggregationMethod.ADD_N \
+                and all(isinstance(g, Tensor) for g in gs):
+            # (pairwise sums let each summand be freed early)
+            with op.graph.name_scope(op.name + "_gradient_sum"):
+                total = gs[0]
+                for g in gs[1:]:
+                    total = math_ops.add_n([total, g])
+            op_grads[i] = total
+        else:
             op_grads[i] = _aggregate(gs, math_ops)
     return list(op_grads)
 

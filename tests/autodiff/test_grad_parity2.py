@@ -41,3 +41,30 @@ def test_gather_batch_dims_gradient_with_unknown_batch():
     assert g.shape.as_list() == [None, 3]
     np.testing.assert_array_equal(_run(g, {p: [[1, 2, 3], [4, 5, 6]], i: [[0, 0], [2, 1]]}),
                                   [[2, 0, 0], [0, 1, 1]])
+
+
+# -- aggregation_method ----------------------------------------------------------------------
+
+def test_tree_aggregation_sums_pairwise_under_op_gradient_sum():
+    x = tf.constant([1., 2., 3.])
+    y = x * x + x * 3. + tf.sin(x)
+    names = []
+    for m in [tf.AggregationMethod.EXPERIMENTAL_TREE, tf.AggregationMethod.EXPERIMENTAL_ACCUMULATE_N]:
+        g = tf.gradients(y, x, aggregation_method=m)[0]
+        names.append(g.name)
+        np.testing.assert_allclose(_run(g), 2 * np.array([1., 2., 3.]) + 3 + np.cos([1., 2., 3.]),
+                                   rtol=1e-6)
+    # TF 2.21: four contributions, three pairwise AddNs
+    assert names == ["gradients/Const_gradient_sum/AddN_2:0", "gradients_1/Const_gradient_sum/AddN_2:0"]
+    assert tf.gradients(y, x, aggregation_method=tf.AggregationMethod.ADD_N)[0].name == \
+        "gradients_2/AddN:0"  # TF 2.21
+
+
+def test_invalid_aggregation_method_is_a_value_error():
+    x = tf.constant(1.)
+    try:
+        tf.gradients(x * x, x, aggregation_method=7)
+    except ValueError as e:
+        assert str(e) == "Invalid aggregation_method specified 7."  # TF 2.21
+    else:
+        raise AssertionError("no error")
