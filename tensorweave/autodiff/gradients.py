@@ -227,9 +227,11 @@ def _aggregated_grads(grads, op, math_ops, aggregation_method=None):
     pairwise under "<op>_gradient_sum". The sums replace the lists in `grads`."""
     if aggregation_method is None:
         aggregation_method = AggregationMethod.DEFAULT
-    if aggregation_method not in (AggregationMethod.ADD_N, AggregationMethod.EXPERIMENTAL_TREE,
-                                  AggregationMethod.EXPERIMENTAL_ACCUMULATE_N):
-        raise ValueError(f"Invalid aggregation_method specified {aggregation_method}.")
+    valid = [AggregationMethod.ADD_N, AggregationMethod.EXPERIMENTAL_TREE,
+             AggregationMethod.EXPERIMENTAL_ACCUMULATE_N]
+    if aggregation_method not in valid:
+        raise ValueError(f"Invalid `aggregation_method` specified {aggregation_method}. "
+                         f"Accepted values are {valid}.")
     op_grads = grads.get(op)
     if op_grads is None:
         return [None] * len(op._outputs)
