@@ -53,9 +53,9 @@ def _hex(s):
 def _ldexp(y, m):
     """y * 2^m rounded once to float32, as Eigen's pldexp: two exact float32 scalings by normal
     powers of two (m in [-252, 254]), only the last of which can round (to a subnormal)."""
+    # (Clipped as floats: a NaN lane casts to some int, and its caller sets it to NaN anyway.)
     with np.errstate(invalid="ignore"):
-        h = np.nan_to_num(m).astype(np.int32)
-    np.clip(h, -252, 254, out=h)
+        h = np.clip(m, -252, 254).astype(np.int32)
     h2 = h >> 1
     h -= h2
     h += 127
@@ -93,8 +93,10 @@ def pexp(x):
     r += _f(1)
     y += r
     out = np.maximum(_ldexp(y, m), x0)
-    out[x0 < _f(-104)] = 0
-    out[np.isnan(x0)] = np.nan
+    lo = x0.min(initial=np.inf)
+    if not lo >= _f(-104):        # (one reduction finds both an underflow and a NaN)
+        out[x0 < _f(-104)] = 0
+        out[np.isnan(x0)] = np.nan
     return out
 
 
@@ -211,9 +213,10 @@ def glibc_expf(x):
         y += (_EXP_C[0] * r + _EXP_C[1]) * (r * r)
         y *= s
         out = y.astype(_f)
-    out[x0 > _f(_hex("0x1.62e42ep6"))] = np.inf
-    out[x0 < _f(-_hex("0x1.9fe368p6"))] = 0
-    out[np.isnan(x0)] = np.nan
+    if not (x0.min(initial=0) >= _f(-_hex("0x1.9fe368p6")) and x0.max(initial=0) <= _f(_hex("0x1.62e42ep6"))):
+        out[x0 > _f(_hex("0x1.62e42ep6"))] = np.inf
+        out[x0 < _f(-_hex("0x1.9fe368p6"))] = 0
+        out[np.isnan(x0)] = np.nan
     return out
 
 
@@ -238,9 +241,13 @@ _LN2 = _hex("0x1.62e42fefa39efp-1")
 def glibc_logf(x):
     """glibc's logf (16-entry table, cubic polynomial in double), bit for bit."""
     x0 = np.asarray(x, _f)
-    sub = (x0 > 0) & (x0 < _f(1.1754944e-38))
-    xs = np.where(sub, x0 * _f(2.0 ** 23), x0)          # subnormals: scaled up, k corrected
-    ix = xs.view(np.uint32).astype(np.int64) - np.where(sub, 23 << 23, 0)
+    normal = x0.min(initial=np.inf) >= _f(1.1754944e-38) and x0.max(initial=0) < np.inf
+    if normal:      # (the common case: no subnormal, zero, negative, inf or NaN to correct)
+        ix = x0.view(np.uint32).astype(np.int64)
+    else:
+        sub = (x0 > 0) & (x0 < _f(1.1754944e-38))
+        xs = np.where(sub, x0 * _f(2.0 ** 23), x0)          # subnormals: scaled up, k corrected
+        ix = xs.view(np.uint32).astype(np.int64) - np.where(sub, 23 << 23, 0)
     tmp = ix - 0x3f330000
     i = (tmp >> 19) % 16
     k = tmp >> 23
@@ -252,10 +259,11 @@ def glibc_logf(x):
     y = _LOGF_A[0] * r2 + y
     y = y * r2 + (y0 + r)
     out = y.astype(_f)
-    with np.errstate(invalid="ignore"):
-        out[x0 == np.inf] = np.inf
-        out[~(x0 >= 0)] = np.nan
-    out[x0 == 0] = -np.inf
+    if not normal:
+        with np.errstate(invalid="ignore"):
+            out[x0 == np.inf] = np.inf
+            out[~(x0 >= 0)] = np.nan
+        out[x0 == 0] = -np.inf
     return out
 
 
@@ -354,7 +362,11 @@ def flush_denormals(x):
     """x with subnormal values replaced by zeros of their sign: TF's threads run with the CPU's
     flush-to-zero and denormals-are-zero modes on."""
     x = np.asarray(x, _f)
-    sub = (np.abs(x) < _TINY) & (x != 0)
+    a = np.abs(x)
+    if a.min(initial=np.inf) >= _TINY:     # (the common case, two passes: nothing to flush)
+        return x
+    sub = a < _TINY
+    sub &= a != 0
     if sub.any():
         x = np.where(sub, np.copysign(_f(0), x), x)
     return x
