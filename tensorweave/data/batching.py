@@ -12,7 +12,8 @@ from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
 from ..framework.tensor_spec import TensorSpec
 from . import structure as _st
-from .dataset_ops import DatasetV1, MapDataset, TensorSliceDataset, _dims
+from .dataset_ops import DatasetV1, TensorSliceDataset, _dims
+from .function_datasets import MapDataset
 
 
 # -- batching ---------------------------------------------------------------------------------------

@@ -21,8 +21,8 @@ from . import _runtime
 from . import structure as _st
 from .specs import DatasetSpec
 from .batching import _int64_scalar
-from .dataset_ops import (AUTOTUNE, DatasetV1, RangeDataset, TensorDataset, ZipDataset, _listless, _most_specific, _PredicateDataset,
-                          _structure_of)
+from .dataset_ops import AUTOTUNE, DatasetV1, RangeDataset, TensorDataset, ZipDataset, _most_specific, _structure_of
+from .function_datasets import _PredicateDataset, _listless
 
 __all__ = []
 
@@ -195,7 +195,7 @@ class IgnoreErrorsDataset(DatasetV1):
                           input_dataset._classes)
 
     def _bind(self, valmap, rt):
-        from .dataset_ops import MapDataset
+        from .function_datasets import MapDataset
         source = self._inputs[0]
         if type(source) is MapDataset:
             # A map's failing element is skipped and the map goes on with the next one (TF).

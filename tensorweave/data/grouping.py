@@ -16,7 +16,8 @@ from ..framework.graph import Tensor
 from ..framework.tensor_shape import TensorShape
 from . import _runtime
 from . import structure as _st
-from .dataset_ops import DatasetV1, _listless, _most_specific, _normalize, _structure_of, _trace
+from .dataset_ops import DatasetV1, _most_specific, _normalize, _structure_of
+from .function_datasets import _listless, _trace
 
 __all__ = ["group_by_window", "group_by_reducer", "Reducer", "bucket_by_sequence_length"]
 
