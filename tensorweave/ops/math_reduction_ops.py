@@ -15,7 +15,7 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op, unchanged_shape
 from ..framework.tensor_shape import TensorShape, note_input_value, unknown_shape
 from .math_ops import (
-    _a, _broadcast_like, _check_allowed, _check_bool, _COMPARE, _dense, _dims, _FLOAT, _INDEX, _ints,
+    _a, _broadcast_like, _check_allowed, _check_bool, _COMPARE, _dense, _dims, _FLOAT, _INDEX,
     _kept_grad, _MAX, _norm_axes, _NUMBER, _SUM, _tf_sum_grad,
 )
 
@@ -247,34 +247,36 @@ def _euclidean_norm_grad(op, grad):
 
 @registry.register_gradient("Prod")
 def _prod_grad(op, grad):
-    """TF's rule: the product of all other elements, as exclusive cumprods from both ends (so
-    zeros are handled), computed over the reduced axes gathered into one leading axis."""
+    """TF's _ProdGrad, op for op: the product of all other elements, as exclusive cumprods from
+    both ends (so zeros are handled), over the reduced axes gathered into one leading axis
+    (any rank, axes known only at run time too)."""
+    from .array_misc_ops import invert_permutation, setdiff1d
+    from .array_range_ops import range as _range
+    from .math_elementwise_ops import conj
+    from .math_ops import _tf_reduced_shape
     a = _a(grad)
     x = op._inputs[0]
-    xs = _dims(x.shape)
-    axes = constant_value(op._inputs[1])
-    if xs is None or axes is None:
-        raise NotImplementedError("The gradient of reduce_prod needs a known rank and constant axes.")
-    n = len(xs)
-    red = _norm_axes(axes, n)
-    other = [i for i in range(n) if i not in red]
-    perm = red + other
-    g = _broadcast_like(_kept_grad(grad, x, op._inputs[1], op._attrs["keep_dims"]), x)
-    permuted = a.transpose(x, perm) if perm != list(range(n)) else x
-    red_dims = [xs[i] for i in red]
-    if None not in red_dims:
-        lead = int(np.prod(red_dims))
-    else:
-        lead = reduce_prod(a.gather(a.shape(x), red))
-    shape2 = _ints([lead, -1]) if isinstance(lead, int) else a.stack([lead, -1])
-    reshaped = a.reshape(permuted, shape2)
+    input_shape = a.shape(x)
+    reduction_indices = a.reshape(op._inputs[1], [-1])
+    if not op._attrs["keep_dims"]:
+        grad = a.reshape(grad, _tf_reduced_shape(input_shape, op._inputs[1]))
+    grad = a.broadcast_to(grad, input_shape)
+    rank = a.rank(x)
+    reduction_indices = cast(reduction_indices, rank.dtype)
+    reduced = (reduction_indices + rank) % rank
+    idx = _range(0, rank)
+    other, _ = setdiff1d(idx, reduced, index_dtype=reduced.dtype)
+    perm = a.concat([reduced, other], 0)
+    reduced_num = reduce_prod(a.gather(input_shape, reduced))
+    other_num = reduce_prod(a.gather(input_shape, other))
+    permuted = a.transpose(x, perm)
+    permuted_shape = a.shape(permuted)
+    reshaped = a.reshape(permuted, (reduced_num, other_num))
     left = cumprod(reshaped, axis=0, exclusive=True)
     right = cumprod(reshaped, axis=0, exclusive=True, reverse=True)
-    y = a.reshape(left * right, a.shape(permuted) if None in xs else _ints([xs[i] for i in perm]))
-    inv = [perm.index(i) for i in range(n)]
-    if perm != list(range(n)):
-        y = a.transpose(y, inv)
-    return [g * y, None]
+    y = a.reshape(conj(left) * conj(right), permuted_shape)
+    out = grad * a.transpose(y, invert_permutation(perm))
+    return [a.reshape(out, input_shape), None]
 
 
 @registry.register_static_value("Sum")
@@ -446,9 +448,11 @@ def _cumsum_grad(op, grad):
 @registry.register_gradient("Cumprod")
 def _cumprod_grad(op, grad):
     x = op._inputs[0]
-    out = cumsum(op.outputs[0] * grad, op._inputs[1], exclusive=op._attrs["exclusive"],
-                 reverse=not op._attrs["reverse"])
-    return [out / x, None]
+    # TF's _CumprodGrad: recomputes the cumprod, div_no_nan (0 where x is 0)
+    axis, exclusive, reverse = op._inputs[1], op._attrs["exclusive"], op._attrs["reverse"]
+    prod = cumprod(x, axis, exclusive=exclusive, reverse=reverse)
+    out = cumsum(prod * grad, axis, exclusive=exclusive, reverse=not reverse)
+    return [div_no_nan(out, x), None]
 
 
 # -- segments ------------------------------------------------------------------------------------

@@ -69,3 +69,32 @@ def test_invalid_aggregation_method_is_a_value_error():
                           "Accepted values are [0, 1, 2].")  # TF 2.21
     else:
         raise AssertionError("no error")
+
+
+# -- products with zeros -----------------------------------------------------------------------
+
+def test_cumprod_gradient_is_div_no_nan_at_zero():
+    x = tf.constant([[1., 3., 3.], [2., 2., 0.]])
+    g = tf.gradients(tf.cumprod(x, axis=1), x)[0]
+    ge = tf.gradients(tf.cumprod(x, axis=1, exclusive=True), x)[0]
+    assert g.name == "gradients/Cumprod_grad/div_no_nan:0"  # TF 2.21
+    # TF 2.21 (its rule gives 0, not the true 4, at the zero)
+    np.testing.assert_array_equal(_run(g), [[13., 4., 3.], [3., 2., 0.]])
+    np.testing.assert_array_equal(_run(ge), [[4., 1., 0.], [3., 2., 0.]])
+    check_gradients(lambda t: tf.cumprod(t, axis=1, reverse=True), [np.array([[1., 3., 2.], [2., 5., 4.]])])
+
+
+def test_reduce_prod_gradient_with_zeros_names_and_runtime_axes():
+    x = tf.constant([[1., 3., 3.], [2., 2., 0.]])
+    g = tf.gradients(tf.reduce_prod(x), x)[0]
+    g1 = tf.gradients(tf.reduce_prod(x, axis=1), x)[0]
+    assert (g.name, g1.name) == ("gradients/Prod_grad/Reshape_4:0", "gradients_1/Prod_1_grad/Reshape_4:0")  # TF 2.21
+    np.testing.assert_array_equal(_run(g), [[0, 0, 0], [0, 0, 36]])  # TF 2.21
+    np.testing.assert_array_equal(_run(g1), [[9, 3, 3], [0, 0, 4]])  # TF 2.21
+    # axes fed at run time and an unknown rank: TF's rule needs neither statically
+    p = tf.placeholder(tf.float32)
+    ax = tf.placeholder(tf.int32)
+    gp = tf.gradients(tf.reduce_prod(p, ax, keepdims=True), p)[0]
+    v = np.array([[1., 2.], [0., 4.], [5., 6.]], np.float32)
+    np.testing.assert_array_equal(_run(gp, {p: v, ax: [0]}), [[0, 24], [5, 12], [0, 8]])
+    check_gradients(lambda t: tf.reduce_prod(t, axis=[0, 2]), [np.random.RandomState(1).randn(2, 3, 2)])
