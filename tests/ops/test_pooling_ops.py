@@ -265,3 +265,22 @@ def test_max_pool_grad_zero_elsewhere_with_inf_nan_and_negative_gradients():
         v3 = sess.run(dx3).reshape(-1)
     np.testing.assert_array_equal(v3, [0., np.inf, 0., 0., -5., 0., 0., 0., 0.])
     assert not np.signbit(v3[[0, 2, 3, 5, 6, 7, 8]]).any()
+
+
+def test_avg_pool_grad_negative_zero_gradient_gives_positive_zero():
+    """TF's AvgPoolGrad adds into a zeroed output, so -0.0 gradients leave +0.0 (recorded from
+    TF 2.21: printed as 0., not -0.)."""
+    import tensorweave as tf
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.constant(np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1))
+        p = tf.nn.avg_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        dx = tf.gradients(p, x, grad_ys=tf.constant(np.array([-0., 1., -2., -0.], np.float32).reshape(1, 2, 2, 1)))[0]
+        p2 = tf.nn.avg_pool(x, [1, 3, 3, 1], [1, 2, 2, 1], "SAME")
+        dx2 = tf.gradients(p2, x, grad_ys=-tf.zeros_like(p2))[0]
+    with tf.Session(graph=g) as sess:
+        v, v2 = sess.run([dx, dx2])
+    v = v.reshape(-1)
+    np.testing.assert_array_equal(v, [0, 0, .25, .25, 0, 0, .25, .25, -.5, -.5, 0, 0, -.5, -.5, 0, 0])
+    np.testing.assert_array_equal(np.signbit(v), v < 0)
+    assert not np.signbit(v2).any()

@@ -305,9 +305,10 @@ def _avg_pool_grad(op, ctx):
         gs = g / _window_counts(h, w, ks, ss, oh, ow, ph, pw, g.dtype)
         dxp = np.empty((n, h + ph[0] + ph[1], w + pw[0] + pw[1], c), g.dtype)
         _zero_unwritten(dxp, ks, ss, oh, ow)
+        first = gs + gs.dtype.type(0)   # TF adds into zeros: a -0.0 gradient leaves +0.0
         for a, b, sl in _taps(ks, ss, oh, ow):
             if a < ss[0] and b < ss[1]:
-                dxp[sl] = gs
+                dxp[sl] = first
             else:
                 dxp[sl] += gs
         return _back(_crop(dxp, h, w, ph, pw), fmt)
