@@ -311,3 +311,19 @@ def test_convolution_and_pool_take_3d_inputs_like_tf():
         with tf.Session() as s:
             sums = [float(v.sum()) for v in s.run([y, y2, p, p2])]
         np.testing.assert_allclose(sums, [843.78003, 147.07202, 107.04, 826.07996], rtol=1e-6)
+
+
+def test_max_pool3d_grad_inf_gradient_stays_at_the_maximum():
+    """An inf gradient reaches only the window's maximum (g * mask put NaN beside it); recorded
+    from TF 2.21."""
+    import tensorweave as tf
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.constant(np.arange(16, dtype=np.float32).reshape(1, 2, 2, 4, 1))
+        p = tf.nn.max_pool3d(x, [1, 2, 2, 2, 1], [1, 2, 2, 2, 1], "VALID")
+        dx = tf.gradients(p, x, grad_ys=tf.constant(np.array([-1., np.inf], np.float32).reshape(1, 1, 1, 2, 1)))[0]
+    with tf.Session(graph=g) as sess:
+        v = sess.run(dx).reshape(-1)
+    expected = np.zeros(16, np.float32)
+    expected[13], expected[15] = -1, np.inf
+    np.testing.assert_array_equal(v, expected)

@@ -29,7 +29,7 @@ from ...framework import errors
 from ..registry import register_kernel
 from .conv import _for_slices, _out_and_pads, _shape_str, accumulate, scratch
 from .parallel import matmul
-from .pooling import _lowest, _max_of, _sum_of
+from .pooling import _lowest, _max_of, _select_into, _sum_of
 
 __all__ = ["conv3d_ndhwc", "conv3d_backprop_input_ndhwc", "conv3d_backprop_filter_ndhwc"]
 
@@ -451,7 +451,7 @@ def _max_pool3d_grad(op, ctx):
             # TF's CPU kernel: |x - max| < 1e-5 selects (ties and near-ties all get the gradient).
             np.subtract(xp_[sl], y, out=diff)
             np.less(np.abs(diff, out=diff), 1e-5, out=m)
-            np.multiply(g, m, out=tmp)
+            _select_into(tmp, g, m)     # (g * m would put NaN beside an inf gradient)
             dxp[sl] += tmp
         return _from_ndhwc(_crop(dxp, x.shape[1:4], pads), fmt)
     return max_pool3d_grad
