@@ -113,7 +113,8 @@ def _selu_grad(op, grad):
 
 @registry.register_gradient("Softplus")
 def _softplus_grad(op, grad):
-    return [_grad_op("SoftplusGrad", grad, op.inputs[0])]
+    from .math_ops import sigmoid
+    return [grad * sigmoid(op.inputs[0])]  # TF 2.21's _SoftplusGrad (not the SoftplusGrad op)
 
 
 @registry.register_gradient("Softsign")

@@ -57,14 +57,24 @@ registry.no_gradient("InTopKV2")
 
 @registry.register_gradient("TopKV2")
 def _top_k_grad(op, grad_values, grad_indices=None):
-    # Scatter the values' gradient back to the chosen positions: sum_k one_hot(idx_k) * g_k.
+    """TF's _TopKGrad, op for op: scatter the values' gradient to the chosen positions through
+    flattened linear indices (ScatterNd), reshaped to the input's shape; zeros for k."""
     from . import array_ops, math_ops
-    x, idx = op.inputs[0], op.outputs[1]
-    n = array_ops.shape(x)[-1]
-    hot = array_ops.one_hot(idx, n, dtype=grad_values.dtype.base_dtype)
-    dx = math_ops.reduce_sum(hot * array_ops.expand_dims(grad_values, -1), axis=-2)
-    dx.set_shape(x.shape)
-    return [dx, None]
+    from .array_gather_ops import scatter_nd
+    from .array_range_ops import range as _range
+    in_shape = array_ops.shape(op.inputs[0])
+    ind_shape = array_ops.shape(op.outputs[1])
+    ind_lastdim = array_ops.gather(math_ops.cast(ind_shape, _dtypes.int64), array_ops.size(ind_shape) - 1)
+    ind_2d = array_ops.reshape(op.outputs[1], array_ops.stack([-1, ind_lastdim]))
+    in_lastdim = array_ops.gather(math_ops.cast(in_shape, _dtypes.int64), array_ops.size(in_shape) - 1)
+    outerdim = array_ops.shape(ind_2d)[0]
+    ind = array_ops.reshape(
+        ind_2d + math_ops.cast(array_ops.expand_dims(
+            _range(0, math_ops.cast(outerdim, _dtypes.int64) * in_lastdim, in_lastdim), -1),
+            _dtypes.int32), [-1])
+    return [array_ops.reshape(scatter_nd(array_ops.expand_dims(ind, -1), array_ops.reshape(grad_values, [-1]),
+                                         [math_ops.reduce_prod(in_shape)]), in_shape),
+            array_ops.zeros([], dtype=_dtypes.int32)]
 
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])

@@ -98,3 +98,38 @@ def test_reduce_prod_gradient_with_zeros_names_and_runtime_axes():
     v = np.array([[1., 2.], [0., 4.], [5., 6.]], np.float32)
     np.testing.assert_array_equal(_run(gp, {p: v, ax: [0]}), [[0, 24], [5, 12], [0, 8]])
     check_gradients(lambda t: tf.reduce_prod(t, axis=[0, 2]), [np.random.RandomState(1).randn(2, 3, 2)])
+
+
+# -- top_k / sort, softplus, selu ------------------------------------------------------------
+
+def test_top_k_and_sort_gradients_scatter_through_linear_indices():
+    x = tf.constant([[1., 3., 3., 0.5], [2., 2., 0., 7.]])
+    g = tf.gradients(tf.nn.top_k(x, 2).values * tf.constant([1., 5.]), x)[0]
+    gs = tf.gradients(tf.sort(x, direction="DESCENDING") * tf.constant([1., 2., 3., 4.]), x)[0]
+    assert g.name == "gradients/TopKV2_grad/Reshape_3:0"  # TF 2.21
+    assert gs.name == "gradients_1/sort/TopKV2_grad/Reshape_3:0"  # TF 2.21
+    # TF 2.21: ties go to the lower index first
+    np.testing.assert_array_equal(_run(g), [[0, 1, 5, 0], [5, 0, 0, 1]])
+    np.testing.assert_array_equal(_run(gs), [[3, 1, 2, 4], [2, 3, 4, 1]])
+    p = tf.placeholder(tf.float32, [None, 5])
+    k = tf.placeholder(tf.int32, [])
+    gp = tf.gradients(tf.nn.top_k(p, k).values, p)[0]
+    assert gp.shape.as_list() == [None, 5]
+    np.testing.assert_array_equal(_run(gp, {p: [[1, 2, 3, 4, 5]], k: 2}), [[0, 0, 0, 1, 1]])
+    check_gradients(lambda t: tf.nn.top_k(t, 3).values ** 2, [np.random.RandomState(2).randn(2, 3, 4)])
+
+
+def test_softplus_gradient_is_grad_times_sigmoid():
+    x = tf.constant([[1., 3.], [2., 0.]])
+    g = tf.gradients(tf.nn.softplus(x), x)[0]
+    assert g.name == "gradients/Softplus_grad/mul:0"  # TF 2.21
+    # TF 2.21's float32 digits (sigmoid(2) rounds to ...881, not ...8285)
+    assert _run(g).tolist() == [[0.7310585975646973, 0.9525741338729858], [0.8807970881462097, 0.5]]
+    check_gradients(tf.nn.softplus, [np.array([-3., -0.5, 0., 2.])])
+
+
+def test_selu_gradient_at_zero_is_scale():
+    x = tf.constant([-1., 0., 1.])
+    g = tf.gradients(tf.nn.selu(x), x)[0]
+    # TF 2.21: slope scale (1.0507...) at 0, as SeluGrad tests outputs < 0
+    assert _run(g).tolist() == [0.6467685699462891, 1.0507010221481323, 1.0507010221481323]

@@ -151,7 +151,8 @@ def _selu_grad(op, ctx):
 
     def selu_grad(g, y):
         t = y.dtype.type
-        s = xp.where(y > 0, t(_SELU_SCALE), y + t(_SELU_SCALE_ALPHA))
+        # (TF's kernel: outputs < 0 ? outputs + scale * alpha : scale, so slope scale at 0)
+        s = xp.where(y < 0, y + t(_SELU_SCALE_ALPHA), t(_SELU_SCALE))
         s *= g
         return s.astype(g.dtype, copy=False)
     return selu_grad
