@@ -123,3 +123,129 @@ def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002
         n = norm(tensor, ord, axis, keepdims=True)
         n = math_ops.cast(n, tensor.dtype)
         return tensor / n, n
+
+
+# -- gradients of the decompositions (TF 2.21's linalg_grad, op for op) ----------------------
+
+@registry.register_gradient("Qr")
+def _qr_grad(op, dq, dr):
+    """TF's _QrGrad: for num_rows >= num_cols (reduced q), and for wide matrices by splitting
+    a = [x | y] with x square."""
+    from .array_misc_ops import matrix_band_part
+    from .linalg_ops import adjoint, matrix_triangular_solve
+    q, r = op.outputs
+    rs = r.shape
+    if rs.ndims is None or rs[-2].value is None or rs[-1].value is None:
+        raise NotImplementedError(f"QrGrad not implemented with dynamic shapes. Received r.shape: {rs}")
+    if rs[-2].value > rs[-1].value and q.shape[-2].value == q.shape[-1].value:
+        raise NotImplementedError("QrGrad not implemented when nrows > ncols and full_matrices is true. "
+                                  f"Received r.shape={rs} with nrows={rs[-2]}and ncols={rs[-1]}.")
+
+    def tri_solve(x, r):  # x @ adjoint(inverse(r)) for upper-triangular r
+        return adjoint(matrix_triangular_solve(r, adjoint(x), lower=False, adjoint=False))
+
+    def square_and_deep(q, r, dq, dr):
+        qdq = math_ops.matmul(q, dq, adjoint_a=True)
+        qdq_ = qdq - adjoint(qdq)
+        rdr = math_ops.matmul(r, dr, adjoint_b=True)
+        rdr_ = rdr - adjoint(rdr)
+        tril = matrix_band_part(qdq_ + rdr_, -1, 0)
+        grad_a = math_ops.matmul(q, dr + tri_solve(tril, r))
+        grad_b = tri_solve(dq - math_ops.matmul(q, qdq), r)
+        ret = grad_a + grad_b
+        if q.dtype.is_complex:
+            from .linalg_ops import matrix_diag_part, matrix_set_diag
+            m = rdr - adjoint(qdq)
+            eyem = matrix_set_diag(array_ops.zeros_like(m), matrix_diag_part(m))
+            correction = eyem - math_ops.cast(math_ops.real(eyem), q.dtype)
+            ret = ret + tri_solve(math_ops.matmul(q, adjoint(correction)), r)
+        return ret
+
+    num_rows, num_cols = q.shape[-2].value, rs[-1].value
+    if num_rows >= num_cols:
+        return [square_and_deep(q, r, dq, dr)]
+    a = op.inputs[0]
+    y = a[..., :, num_rows:]
+    u = r[..., :, :num_rows]
+    dv = dr[..., :, num_rows:]
+    du = dr[..., :, :num_rows]
+    dy = math_ops.matmul(q, dv)
+    dx = square_and_deep(q, u, dq + math_ops.matmul(y, dv, adjoint_b=True), du)
+    return [array_ops.concat([dx, dy], axis=-1)]
+
+
+@registry.register_gradient("Svd")
+def _svd_grad(op, grad_s, grad_u, grad_v):
+    """TF's _SvdGrad (Townsend's formulas): the singular values' part u diag(ds) v^H, plus the
+    singular vectors' parts through F = 1 / (s_j^2 - s_i^2) off the diagonal."""
+    from .linalg_extra_ops import _safe_reciprocal
+    from .linalg_ops import adjoint, matrix_diag, matrix_set_diag, svd
+    from ..framework.graph import control_dependencies
+    a = op.inputs[0]
+    a_shape = a.shape.with_rank_at_least(2)
+    grad_s = math_ops.cast(grad_s, a.dtype)
+    grad_s_mat = matrix_diag(grad_s)
+    if not op._get_attr("compute_uv"):
+        s, u, v = svd(a, compute_uv=True)
+        grad_a = math_ops.matmul(u, math_ops.matmul(grad_s_mat, v, adjoint_b=True))
+        grad_a.set_shape(a_shape)
+        return [grad_a]
+    full_matrices = op._get_attr("full_matrices")
+    gus = grad_u.shape.with_rank_at_least(2)
+    gvs = grad_v.shape.with_rank_at_least(2)
+    m = a_shape.dims[-2].merge_with(gus[-2])
+    n = a_shape.dims[-1].merge_with(gvs[-2])
+    batch_shape = a_shape[:-2].merge_with(gus[:-2]).merge_with(gvs[:-2])
+    a_shape = batch_shape.concatenate([m, n])
+    m, n = a_shape.dims[-2].value, a_shape.dims[-1].value
+    if m is None or n is None:
+        raise NotImplementedError("SVD gradient has not been implemented for input with unknown inner matrix shape.")
+    s, u, v = op.outputs
+    s = math_ops.cast(s, a.dtype)
+    use_adjoint = m > n
+    if use_adjoint:  # work on the wide adjoint
+        m, n = n, m
+        u, v = v, u
+        grad_u, grad_v = grad_v, grad_u
+    with control_dependencies([grad_s, grad_u, grad_v]):
+        if full_matrices and abs(m - n) > 1:
+            raise NotImplementedError(
+                "svd gradient is not implemented for abs(m - n) > 1 when full_matrices is True. "
+                f"Received: m={m} and n={n} from op input={a} with shape={a_shape}.")
+        s_mat = matrix_diag(s)
+        s2 = math_ops.square(s)
+        s_shape = array_ops.shape(s)
+        f = matrix_set_diag(_safe_reciprocal(array_ops.expand_dims(s2, -2) - array_ops.expand_dims(s2, -1)),
+                            array_ops.zeros_like(s))
+        s_inv_mat = matrix_diag(_safe_reciprocal(s))
+        v1 = v[..., :, :m]
+        grad_v1 = grad_v[..., :, :m]
+        u_gu = math_ops.matmul(u, grad_u, adjoint_a=True)
+        v_gv = math_ops.matmul(v1, grad_v1, adjoint_a=True)
+        f_u = f * u_gu
+        f_v = f * v_gv
+        term1_nouv = (grad_s_mat + math_ops.matmul(f_u + adjoint(f_u), s_mat)
+                      + math_ops.matmul(s_mat, f_v + adjoint(f_v)))
+        term1 = math_ops.matmul(u, math_ops.matmul(term1_nouv, v1, adjoint_b=True))
+        if m == n:
+            grad_a = term1
+        else:
+            gv1t = matrix_transpose(grad_v1, conjugate=True)
+            gv1t_v1 = math_ops.matmul(gv1t, v1)
+            term2_nous = gv1t - math_ops.matmul(gv1t_v1, v1, adjoint_b=True)
+            if full_matrices:
+                v2 = v[..., :, m:n]
+                grad_v2 = grad_v[..., :, m:n]
+                v1t_gv2 = math_ops.matmul(v1, grad_v2, adjoint_a=True)
+                term2_nous -= math_ops.matmul(v1t_gv2, v2, adjoint_b=True)
+            u_s_inv = math_ops.matmul(u, s_inv_mat)
+            grad_a = term1 + math_ops.matmul(u_s_inv, term2_nous)
+        if a.dtype.is_complex:
+            e = eye(s_shape[-1], batch_shape=s_shape[:-1], dtype=a.dtype)
+            l_ = e * v_gv
+            term3_nouv = math_ops.matmul(s_inv_mat, adjoint(l_) - l_)
+            grad_a += 1 / 2. * math_ops.matmul(u, math_ops.matmul(term3_nouv, v1, adjoint_b=True))
+        if use_adjoint:
+            grad_a = matrix_transpose(grad_a, conjugate=True)
+        grad_a.set_shape(a_shape)
+        return [grad_a]

@@ -406,6 +406,11 @@ def _matrix_diag_grad(op, grad):
 
 @registry.register_gradient("MatrixDiagPartV3")
 def _matrix_diag_part_grad(op, grad):
+    # TF: a MatrixDiag ("diag") when the matrix shape is static, else set_diag of zeros
+    ms = op.inputs[0].shape[-2:] if op.inputs[0].shape.ndims is not None else None
+    if ms is not None and ms.is_fully_defined():
+        return [matrix_diag(grad, k=op.inputs[1], num_rows=ms[0].value, num_cols=ms[1].value,
+                            align=op._get_attr("align")), None, None]
     return [matrix_set_diag(array_ops.zeros_like(op.inputs[0]), grad, k=op.inputs[1],
                             align=op._get_attr("align")), None, None]
 

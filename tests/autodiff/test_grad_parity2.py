@@ -133,3 +133,59 @@ def test_selu_gradient_at_zero_is_scale():
     g = tf.gradients(tf.nn.selu(x), x)[0]
     # TF 2.21: slope scale (1.0507...) at 0, as SeluGrad tests outputs < 0
     assert _run(g).tolist() == [0.6467685699462891, 1.0507010221481323, 1.0507010221481323]
+
+
+# -- linalg decompositions ------------------------------------------------------------------
+
+def test_qr_gradients_square_deep_and_wide():
+    rng = np.random.RandomState(3)
+    for shape in [(3, 3), (4, 2), (2, 4), (2, 3, 3)]:
+        a = rng.randn(*shape)
+        # q's and r's signs are LAPACK's; r's diagonal sign is kept fixed under small steps
+        check_gradients(lambda t: tf.qr(t)[0] * tf.qr(t)[1][..., :1, :1], [a], tol=1e-5)
+        check_gradients(lambda t: tf.qr(t).r ** 2, [a], tol=1e-5)
+    a = tf.constant([[4., 1., 0.5], [1., 3., 0.2], [0.5, 0.2, 2.]], tf.float64)
+    g = tf.gradients(tf.qr(a)[1], a)[0]
+    assert g.name == "gradients/Qr_grad/add_2:0"  # TF 2.21
+    np.testing.assert_allclose(_run(g), [[-0.90810294, -0.6332994, -0.83812944],  # TF 2.21
+                                         [-0.29145508, -1.19078163, -1.2380501],
+                                         [-0.45889018, -0.85866542, 0.87451185]], atol=1e-8)
+
+
+def test_qr_gradient_full_matrices_tall_is_not_implemented():
+    a = tf.constant(np.ones((3, 2)))
+    try:
+        tf.gradients(tf.qr(a, full_matrices=True)[1], a)
+    except NotImplementedError as e:
+        assert str(e).startswith("QrGrad not implemented when nrows > ncols and full_matrices is true.")
+    else:
+        raise AssertionError("no error")
+
+
+def test_svd_gradients():
+    rng = np.random.RandomState(4)
+    for shape in [(3, 3), (4, 2), (2, 4), (2, 3, 2)]:
+        a = rng.randn(*shape)
+        check_gradients(lambda t: tf.svd(t, compute_uv=False), [a], tol=1e-5)
+        check_gradients(lambda t: tf.svd(t)[0] * 2., [a], tol=1e-5)
+        # u and v only up to a common sign per column: products of them are well defined
+        check_gradients(lambda t: tf.matmul(tf.svd(t)[1][..., :, :1], tf.svd(t)[2][..., :, :1],
+                                            transpose_b=True), [a], tol=1e-5)
+    check_gradients(lambda t: tf.svd(t, full_matrices=True)[0], [rng.randn(3, 2)], tol=1e-5)
+    a = tf.constant([[4., 1., 0.5], [1., 3., 0.2], [0.5, 0.2, 2.]], tf.float64)
+    g = tf.gradients(tf.svd(a, compute_uv=False), a)[0]
+    assert g.name == "gradients/Svd_grad/MatMul_1:0"  # TF 2.21
+    np.testing.assert_allclose(_run(g), np.eye(3), atol=1e-12)  # symmetric positive definite: I
+    g2 = tf.gradients(tf.norm(a, ord=2, axis=[0, 1]), a)[0]
+    assert g2.name == "gradients_1/norm/transpose_grad/transpose:0"  # TF 2.21
+
+
+def test_matrix_diag_part_gradient_is_a_matrix_diag_for_static_shapes():
+    a = tf.constant(np.arange(6.).reshape(2, 3))
+    g = tf.gradients(tf.matrix_diag_part(a), a)[0]
+    g2 = tf.gradients(tf.trace(a), a)[0]
+    assert (g.name, g2.name) == ("gradients/diag_part_grad/diag:0", "gradients_1/Trace/diag_part_grad/diag:0")  # TF 2.21
+    np.testing.assert_array_equal(_run(g), [[1, 0, 0], [0, 1, 0]])
+    p = tf.placeholder(tf.float64, [None, 3])
+    gp = tf.gradients(tf.matrix_diag_part(p), p)[0]
+    np.testing.assert_array_equal(_run(gp, {p: np.ones((3, 3))}), np.eye(3))

@@ -274,10 +274,3 @@ def test_diag_and_transpose_and_norm_gradients():
     check_gradients(tf.norm, [x])
     check_gradients(lambda a: tf.norm(a, ord=1, axis=0), [x])
     check_gradients(lambda a: tf.norm(a, ord="fro", axis=[0, 1]), [x])
-
-
-def test_qr_svd_have_no_gradient_yet():
-    with tf.Graph().as_default():
-        a = tf.placeholder(tf.float64, [3, 3])
-        with pytest.raises(LookupError):
-            tf.gradients(tf.qr(a).r, a)
