@@ -42,6 +42,11 @@ def _m():
     return math_ops
 
 
+def _identity(x):
+    from .array_ops import identity
+    return identity(x)
+
+
 # -- roll ------------------------------------------------------------------------------------
 
 registry.register_op("Roll", shape_fn=unchanged_shape)
@@ -323,12 +328,14 @@ def _tensor_scatter_update_grad(op, grad):
 
 @registry.register_gradient("TensorScatterAdd")
 def _tensor_scatter_add_grad(op, grad):
-    return [grad, None, gather_nd(grad, op.inputs[1])]
+    updates_grad = gather_nd(grad, op.inputs[1])
+    return [_identity(grad), None, updates_grad]  # TF: identity(grad), "..._grad/Identity"
 
 
 @registry.register_gradient("TensorScatterSub")
 def _tensor_scatter_sub_grad(op, grad):
-    return [grad, None, _m().negative(gather_nd(grad, op.inputs[1]))]
+    updates_grad = gather_nd(grad, op.inputs[1])
+    return [_identity(grad), None, _m().negative(updates_grad)]
 
 
 def _tensor_scatter_min_or_max_grad(op, grad):

@@ -280,9 +280,7 @@ def _pad_grad_impl(op, grad):
     x, a = op.inputs[0], op.inputs[1]
     if isinstance(grad, IndexedSlices):
         grad = convert_to_tensor(grad)
-    v = constant_value(a)
-    if v is not None and x.shape.is_fully_defined():
-        return slice(grad, np.asarray(v)[:, 0].astype(np.int32), x.shape.as_list())
+    # (TF builds these ops even for static paddings: the gradient is named ".../Slice_1")
     pad_before = slice(a, [0, 0], stack([rank(x), 1]))
     begin = reshape(pad_before, [-1])
     sizes = shape(x, out_type=_base(begin))

@@ -379,30 +379,49 @@ def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
         return summed / sqrt(n)
 
 
-def _segment_min_or_max_grad(op, grad, unsorted):
-    a = _a(grad)
-    data, ids = op.inputs[0], op.inputs[1]
-    out = op.outputs[0]
-    if unsorted:
-        clipped = maximum(ids, constant(0, dtype=ids.dtype.base_dtype))
-        gathered_out = a.gather(out, clipped)
-    else:
-        gathered_out = a.gather(out, ids)
-    selected = equal(data, gathered_out)
-    if unsorted:
-        valid = a.reshape(_valid_ids(ids), a.concat([a.shape(ids), a.ones(
-            [data.shape.ndims - ids.shape.ndims], _dtypes.int32)], 0))
-        from .math_compare_ops import logical_and
-        selected = logical_and(selected, a.broadcast_to(valid, a.shape(selected)))
-        num = unsorted_segment_sum(cast(selected, grad.dtype.base_dtype), ids, op.inputs[2])
-    else:
-        num = segment_sum(cast(selected, grad.dtype.base_dtype), ids)
-    weighted = grad / maximum(num, constant(1, dtype=grad.dtype.base_dtype))
-    g = a.gather(weighted, maximum(ids, constant(0, dtype=ids.dtype.base_dtype)))
-    zeros = a.zeros_like(g)
+def _gather_drop_negatives(params, ids, zero_clipped_indices=None, is_positive=None):
+    """TF's _GatherDropNegatives: params gathered at max(ids, 0), zeros where an id is negative;
+    also the clipped ids and the mask, for reuse."""
+    a = _a(params)
+    from .math_compare_ops import greater_equal, logical_and
+    if zero_clipped_indices is None:
+        zero_clipped_indices = maximum(ids, a.zeros_like(ids))
+    gathered = a.gather(params, zero_clipped_indices)
+    if is_positive is None:
+        is_positive = greater_equal(ids, 0)
+        is_positive_shape = a.shape(is_positive)
+        broadcastable_shape = a.concat(
+            [is_positive_shape, a.ones([a.rank(gathered) - a.rank(is_positive)],
+                                       dtype=is_positive_shape.dtype)], axis=0)
+        is_positive = a.reshape(is_positive, broadcastable_shape)
+        is_positive = logical_and(is_positive, a.ones_like(gathered, dtype=_dtypes.bool))
+    zero_slice = a.zeros_like(gathered)
     from .array_misc_ops import where_v2
-    res = where_v2(selected, g, zeros)
-    return [res, None] + ([None] if unsorted else [])
+    return where_v2(is_positive, gathered, zero_slice), zero_clipped_indices, is_positive
+
+
+def _segment_min_or_max_grad(op, grad, unsorted):
+    """TF's _SegmentMinOrMaxGrad / _UnsortedSegmentMinOrMaxGrad, op for op: the gradient is
+    split evenly among a segment's tied extremes."""
+    a = _a(grad)
+    from .array_misc_ops import where_v2
+    data, ids = op.inputs[0], op.inputs[1]
+    if not unsorted:
+        zeros = a.zeros_like(data, dtype=data.dtype)
+        gathered_outputs = a.gather(op.outputs[0], ids)
+        is_selected = equal(data, gathered_outputs)
+        num_selected = segment_sum(cast(is_selected, grad.dtype), ids)
+        weighted_grads = grad / num_selected
+        gathered_grads = a.gather(weighted_grads, ids)
+        return [where_v2(is_selected, gathered_grads, zeros), None]
+    from .math_compare_ops import logical_and
+    gathered_outputs, zero_clipped_indices, is_positive = _gather_drop_negatives(op.outputs[0], ids)
+    is_selected = logical_and(equal(data, gathered_outputs), is_positive)
+    num_selected = unsorted_segment_sum(cast(is_selected, grad.dtype), ids, op.inputs[2])
+    weighted_grads = grad / num_selected
+    gathered_grads, _, _ = _gather_drop_negatives(weighted_grads, None, zero_clipped_indices, is_positive)
+    zeros = a.zeros_like(gathered_grads)
+    return [where_v2(is_selected, gathered_grads, zeros), None, None]
 
 
 def _valid_ids(ids):

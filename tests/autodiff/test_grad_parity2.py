@@ -189,3 +189,29 @@ def test_matrix_diag_part_gradient_is_a_matrix_diag_for_static_shapes():
     p = tf.placeholder(tf.float64, [None, 3])
     gp = tf.gradients(tf.matrix_diag_part(p), p)[0]
     np.testing.assert_array_equal(_run(gp, {p: np.ones((3, 3))}), np.eye(3))
+
+
+# -- pad, tensor_scatter, segment extremes: TF's op structure and names --------------------------
+
+def test_pad_scatter_and_segment_max_gradient_names():
+    x = tf.constant([[1., 2., 3.], [4., 5., 6.]])
+    names = [tf.gradients(f, x)[0].name for f in [
+        tf.pad(x, [[1, 0], [2, 1]]), tf.pad(x, [[1, 0], [0, 1]], constant_values=3.),
+        tf.tensor_scatter_nd_add(x, [[0, 1]], [10.]), tf.math.unsorted_segment_max(x, [1, 1], 2),
+        tf.math.segment_max(x, [0, 0])]]
+    assert names == ["gradients/Pad_grad/Slice_1:0", "gradients_1/PadV2_grad/Slice_1:0",  # TF 2.21
+                     "gradients_2/TensorScatterAdd_grad/Identity:0",
+                     "gradients_3/UnsortedSegmentMax_grad/SelectV2_2:0",
+                     "gradients_4/SegmentMax_grad/SelectV2:0"]
+
+
+def test_segment_max_gradients_split_ties_and_drop_negative_ids():
+    x = tf.constant([[1., 5., 3.], [4., 5., 6.], [0., 1., 2.]])
+    g = tf.gradients(tf.math.unsorted_segment_max(x, [1, 1, -1], 3), x)[0]
+    gs = tf.gradients(tf.math.segment_min(x, [0, 0, 1]), x)[0]
+    # tied maxima share the gradient; the row with id -1 gets none (TF 2.21)
+    np.testing.assert_array_equal(_run(g), [[0, .5, 0], [1, .5, 1], [0, 0, 0]])
+    np.testing.assert_array_equal(_run(gs), [[1, .5, 1], [0, .5, 0], [1, 1, 1]])
+    p = np.array([[1., 5.5, 3.], [4., 5., 6.], [0., 1., 2.]])
+    check_gradients(lambda t: tf.math.unsorted_segment_max(t, [1, 0, 1], 2), [p])  # (no empty segment: its lowest-float output swamps the finite differences)
+    check_gradients(lambda t: tf.math.segment_max(t, [0, 0, 1]), [p])
