@@ -178,29 +178,37 @@ def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False, gate_gr
              aggregation_method=None):
     """tf.hessians: for each x in xs, the second derivatives of sum(ys), shaped x.shape + x.shape.
 
-    Each row is the gradient of one element of the first derivative, built element by element,
-    so x must have a statically known size."""
+    TF loops over the first derivative's elements with a while_loop; here each row is the
+    gradient of one element, built element by element (in a "while" scope), so x must have a
+    statically known size. As in TF, `name` is unused and the outer ops are TF's: "Reshape" (the
+    flattened gradient), "Size", "Const", "Shape", "concat" and the result "Reshape_1"."""
+    from ..framework.constant_op import constant
     from ..ops import array_ops
     xs = [_to_tensor(x, True) for x in _as_list(xs)]
     kwargs = {"colocate_gradients_with_ops": colocate_gradients_with_ops,
               "gate_gradients": gate_gradients, "aggregation_method": aggregation_method}
     graph = xs[0].graph if xs else get_default_graph()
     out = []
-    with graph.as_default(), name_scope(name, "hessians", _as_list(ys) + xs):
+    with graph.as_default():
         for g, x in zip(gradients(ys, xs, **kwargs), xs):
             n = x.shape.num_elements()
             if n is None:
-                raise ValueError(f"tf.hessians needs a statically known size for {x.name} "
-                                 f"(shape {x.shape})")
-            if g is None:
-                out.append(None)
-                continue
+                raise NotImplementedError(f"tf.hessians of {x.name} (shape {x.shape}): a size known "
+                                          "only at run time is not supported by tensorweave yet")
+            if g is None:  # (TF fails on reshaping None; a clearer error here)
+                raise ValueError(f"tf.hessians: {x.name} does not affect ys (its gradient is None)")
             flat = array_ops.reshape(convert_to_tensor(g), [-1])
-            rows = []
-            for j in range(n):
-                h = gradients(flat[j], x, **kwargs)[0]
-                rows.append(array_ops.zeros_like(x) if h is None else convert_to_tensor(h))
-            out.append(array_ops.reshape(array_ops.stack(rows), x.shape.as_list() * 2))
+            array_ops.size(x)
+            constant(0, _dtypes.int32)
+            with name_scope("while"):
+                rows = []
+                for j in range(n):
+                    h = gradients(flat[j], x, **kwargs)[0]
+                    rows.append(array_ops.zeros_like(x) if h is None else convert_to_tensor(h))
+                stacked = array_ops.stack(rows)
+            shape = array_ops.shape(x)
+            out.append(array_ops.reshape(stacked, array_ops.concat((shape, shape), 0)))
+            out[-1].set_shape(x.shape.concatenate(x.shape))
     return out
 
 

@@ -46,6 +46,10 @@ def custom_gradient(f=None):
                             "the function and pass them in as inputs.")
         flat = [convert_to_tensor(t) for t in flatten(result)]
         n = len(flat)
+        # TF's _get_dependent_variables walks back from an Identity of each result (left
+        # unused): made here too, so later ops get TF's names ("Identity_1", ...)
+        for t in flat:
+            array_ops.identity(t)
 
         @registry.RegisterGradient(name)
         def _grad(op, *grads):

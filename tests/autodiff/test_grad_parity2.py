@@ -215,3 +215,37 @@ def test_segment_max_gradients_split_ties_and_drop_negative_ids():
     p = np.array([[1., 5.5, 3.], [4., 5., 6.], [0., 1., 2.]])
     check_gradients(lambda t: tf.math.unsorted_segment_max(t, [1, 0, 1], 2), [p])  # (no empty segment: its lowest-float output swamps the finite differences)
     check_gradients(lambda t: tf.math.segment_max(t, [0, 0, 1]), [p])
+
+
+# -- hessians, custom_gradient: TF's op names --------------------------------------------------
+
+def test_hessians_names_and_values():
+    x = tf.constant([1., 2.])
+    h = tf.hessians(tf.reduce_sum(x ** 3), x)[0]
+    xx = tf.constant([[1., 2.], [3., 4.]])
+    h2 = tf.hessians(tf.reduce_sum(xx * xx * xx[:, :1]), xx, name="hh")[0]
+    g = tf.gradients(xx * 2., xx)[0]
+    # TF 2.21: `name` unused, the inner gradients sit in a while loop (two calls: the next is gradients_2)
+    assert (h.name, h2.name, g.name) == ("Reshape_1:0", "Reshape_3:0", "gradients_2/mul_2_grad/Mul:0")
+    assert h2.shape.as_list() == [2, 2, 2, 2]
+    np.testing.assert_array_equal(_run(h), [[6, 0], [0, 12]])
+    a = tf.constant(1.5, tf.float64)
+    b = tf.constant([0.5, 1.], tf.float64)
+    ha, hb = tf.hessians(a * a * tf.reduce_sum(b * b), [a, b])
+    assert ha.shape.as_list() == [] and hb.shape.as_list() == [2, 2]
+    va, vb = _run([ha, hb])
+    assert va == 2.5
+    np.testing.assert_allclose(vb, [[4.5, 0], [0, 4.5]])
+
+
+def test_custom_gradient_leaves_tf_identity_per_result():
+    @tf.custom_gradient
+    def clip_grad(x):
+        def grad(dy):
+            return tf.clip_by_value(dy, -0.5, 0.5)
+        return tf.identity(x), grad
+    x = tf.constant([1., 2.])
+    g = tf.gradients(clip_grad(x * 3.), x)[0]
+    ops = [op.name for op in tf.get_default_graph().get_operations()]
+    assert ops[:6] == ["Const", "mul/y", "mul", "Identity", "Identity_1", "IdentityN"]  # TF 2.21
+    np.testing.assert_array_equal(_run(g), [1.5, 1.5])
