@@ -209,6 +209,12 @@ _DIV0 = "Integer division by zero"
 _TRUNC0 = "Unexpected error in binary operator (only integer div and mod should have errors)"
 
 
+def _zero_divisor(x, y):
+    """A zero in y that some output element divides by: TF's BinaryOp returns early on an empty
+    output, so mod(empty, 0) (TF's reduced_shape of a scalar's gradient) is no error."""
+    return not np.all(y) and np.broadcast(x, y).size != 0
+
+
 def _trunc_zero():
     return errors.InternalError(None, None, _TRUNC0)
 
@@ -238,7 +244,7 @@ def _div_no_nan(op, ctx):
 def _floordiv(op, ctx):
     if _is_int(op):
         def floordiv_int(x, y):
-            if not np.all(y):
+            if _zero_divisor(x, y):
                 raise _invalid(_DIV0)
             return np.floor_divide(x, y)
         return floordiv_int
@@ -249,7 +255,7 @@ def _floordiv(op, ctx):
 def _floormod(op, ctx):
     if _is_int(op):
         def floormod_int(x, y):
-            if not np.all(y):
+            if _zero_divisor(x, y):
                 raise _invalid(_DIV0)
             return np.mod(x, y)
         return floormod_int
@@ -267,7 +273,7 @@ def _floormod(op, ctx):
 def _truncatediv(op, ctx):
     if _is_int(op):
         def truncatediv_int(x, y):
-            if not np.all(y):
+            if _zero_divisor(x, y):
                 raise _trunc_zero()
             q = np.floor_divide(x, y)
             # floor and truncation differ where the signs differ and there is a remainder
@@ -284,7 +290,7 @@ def _truncatediv(op, ctx):
 def _truncatemod(op, ctx):
     if _is_int(op):
         def truncatemod_int(x, y):
-            if not np.all(y):
+            if _zero_divisor(x, y):
                 raise _trunc_zero()
             return np.fmod(x, y)
         return truncatemod_int
