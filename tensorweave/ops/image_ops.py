@@ -73,7 +73,6 @@ for _t in ("ResizeBilinear", "ResizeNearestNeighbor", "ResizeArea", "ResizeBicub
 for _t in ("ResizeBilinearGrad", "ResizeNearestNeighborGrad", "ResizeBicubicGrad"):
     registry.register_op(_t, shape_fn=_grad_shape)
     registry.no_gradient(_t)
-registry.no_gradient("ResizeArea")
 
 
 @registry.register_gradient("ResizeBilinear")

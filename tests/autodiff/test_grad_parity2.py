@@ -249,3 +249,13 @@ def test_custom_gradient_leaves_tf_identity_per_result():
     ops = [op.name for op in tf.get_default_graph().get_operations()]
     assert ops[:6] == ["Const", "mul/y", "mul", "Identity", "Identity_1", "IdentityN"]  # TF 2.21
     np.testing.assert_array_equal(_run(g), [1.5, 1.5])
+
+
+def test_resize_area_has_no_gradient_as_in_tf():
+    x = tf.ones([1, 4, 4, 1])
+    try:
+        tf.gradients(tf.image.resize_area(x, [2, 2]), x)
+    except LookupError as e:  # TF 2.21: ResizeArea has no registered gradient
+        assert str(e).startswith("No gradient defined for operation'ResizeArea' (op type: ResizeArea).")
+    else:
+        raise AssertionError("no error")
