@@ -107,6 +107,19 @@ class Node:
 _KERAS_KWARGS = ("input_shape", "batch_input_shape", "batch_size", "input_dim")
 
 
+_V2_DTYPE = [False]   # TF1 default: a layer without a dtype takes its first input's
+
+
+def enable_v2_dtype_behavior():
+    """Layers without a dtype compute in floatx and cast floating inputs to it (TF2's rule)."""
+    _V2_DTYPE[0] = True
+
+
+def disable_v2_dtype_behavior():
+    """Layers without a dtype take their first floating input's dtype (TF1's rule)."""
+    _V2_DTYPE[0] = False
+
+
 def _pop_keras_kwargs(kwargs):
     return {k: kwargs.pop(k) for k in _KERAS_KWARGS if k in kwargs}
 
@@ -303,7 +316,9 @@ class Layer(_base.Layer):
     # -- calling -------------------------------------------------------------------------------
     def _pre_build(self, inputs):
         flat = [t for t in _flatten(inputs) if isinstance(t, Tensor)]
-        if self._dtype is None and flat and flat[0].dtype.is_floating:
+        if self._dtype is None and _V2_DTYPE[0]:
+            self._dtype = _dtypes.as_dtype(K.floatx())
+        elif self._dtype is None and flat and flat[0].dtype.is_floating:
             self._dtype = flat[0].dtype.base_dtype
         if isinstance(inputs, Tensor):
             return inputs.shape

@@ -1,7 +1,8 @@
 """`tf.keras.layers`: keras layers for TF1 graph mode (many share tf.layers' implementation)."""
 
-from ..engine import Input, InputLayer, InputSpec, Layer  # noqa: F401
-from .core import (Activation, Dense, Dropout, Flatten, Lambda, Masking, Permute,  # noqa: F401
+from ..engine import (Input, InputLayer, InputSpec, Layer,  # noqa: F401
+                      disable_v2_dtype_behavior, enable_v2_dtype_behavior)
+from .core import (Identity, Activation, Dense, Dropout, Flatten, Lambda, Masking, Permute,  # noqa: F401
                    RepeatVector, Reshape)
 from .convolutional import *  # noqa: F401,F403
 from .convolutional_extra import *  # noqa: F401,F403
@@ -18,6 +19,7 @@ from .einsum_dense import EinsumDense  # noqa: F401
 from .attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa: F401
 from .preprocessing import (CategoryEncoding, CenterCrop, Discretization,  # noqa: F401
                             Normalization, Rescaling, Resizing)
+from .hashing import Hashing  # noqa: F401
 from . import experimental  # noqa: F401
 from ..saving import deserialize, serialize  # noqa: F401
 

@@ -8,6 +8,7 @@ from .. import activations, backend as K, constraints, initializers, regularizer
 from ..engine import InputSpec, Layer, _pop_keras_kwargs
 
 __all__ = ["Conv1D", "Conv2D", "Conv2DTranspose", "SeparableConv2D", "Convolution1D",
+           "Convolution2DTranspose", "SeparableConvolution2D",
            "Convolution2D", "MaxPooling1D", "MaxPooling2D", "AveragePooling1D", "AveragePooling2D",
            "MaxPool1D", "MaxPool2D", "AvgPool1D", "AvgPool2D", "GlobalAveragePooling1D",
            "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalAvgPool1D",
@@ -78,6 +79,8 @@ class SeparableConv2D(Layer, _conv_x.SeparableConv2D):
 
 Convolution1D = Conv1D
 Convolution2D = Conv2D
+Convolution2DTranspose = Conv2DTranspose
+SeparableConvolution2D = SeparableConv2D
 
 
 def _keras_pool(base, default_pool):

@@ -8,7 +8,7 @@ from ...layers import core as _core
 from .. import activations, backend as K, constraints, initializers, regularizers
 from ..engine import InputLayer, Layer, _pop_keras_kwargs  # noqa: F401
 
-__all__ = ["Dense", "Activation", "Dropout", "Flatten", "Reshape", "Lambda", "Permute",
+__all__ = ["Identity", "Dense", "Activation", "Dropout", "Flatten", "Reshape", "Lambda", "Permute",
            "RepeatVector", "InputLayer", "Masking"]
 
 
@@ -230,3 +230,13 @@ class Masking(Layer):
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)
 
+
+
+class Identity(Layer):
+    """Returns its input unchanged (an Identity op), masks included."""
+
+    _masking = True
+
+    def call(self, inputs):
+        from ...ops import array_ops
+        return array_ops.identity(inputs)

@@ -18,9 +18,10 @@ from ...framework.graph import name_scope
 from ...framework.tensor_shape import TensorShape
 from .. import regularizers
 from ..engine import InputSpec, Layer
-from .recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells, _Cell
+from .recurrent_cells import (AbstractRNNCell, GRUCell, LSTMCell, SimpleRNNCell,  # noqa: F401
+                              StackedRNNCells, _Cell)
 
-__all__ = ["RNN", "SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell",
+__all__ = ["RNN", "SimpleRNN", "LSTM", "GRU", "AbstractRNNCell", "SimpleRNNCell", "LSTMCell", "GRUCell",
            "StackedRNNCells"]
 
 
@@ -134,7 +135,10 @@ class RNN(Layer):
                                  f"however `cell.state_size` is {self.cell.state_size}")
         if hasattr(self.cell, "reset_dropout_mask"):
             self.cell.reset_dropout_mask()
-        nested = isinstance(self.cell.state_size, (list, tuple))
+        # Keras cells get their states as a list even when there is one (as TF's RNN); only
+        # tf.nn.rnn_cell cells get a lone state as itself.
+        nested = isinstance(self.cell.state_size, (list, tuple)) or \
+            getattr(self.cell, "_is_tf_rnn_cell", None) is None
         kwargs = {"training": training} if "training" in self.cell._call_fn_args else {}
         if mask is not None:
             mask = m.cast(mask, "bool")

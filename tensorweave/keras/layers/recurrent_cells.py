@@ -20,7 +20,7 @@ from ...framework.graph import Tensor, name_scope
 from .. import activations, backend as K, constraints, initializers, regularizers
 from ..engine import Layer
 
-__all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells"]
+__all__ = ["AbstractRNNCell", "SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells"]
 
 
 def _ops():
@@ -37,6 +37,39 @@ def _dropout_masks(like, rate, training, count):
     def dropped():
         return K.dropout(ones, rate)
     return [K.in_train_phase(dropped, ones, training=training) for _ in range(count)]
+
+
+class AbstractRNNCell(Layer):
+    """Base class for a user's RNN cell: define `state_size`, `call(inputs, states)` (and
+    `output_size` when it differs); `get_initial_state` makes zero states."""
+
+    def call(self, inputs, states):
+        raise NotImplementedError
+
+    @property
+    def state_size(self):
+        raise NotImplementedError
+
+    @property
+    def output_size(self):
+        raise NotImplementedError
+
+    def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
+        a = _ops()[0]
+        if inputs is not None:
+            batch_size = a.shape(inputs)[0]
+            dtype = inputs.dtype.base_dtype
+        nested = isinstance(self.state_size, (list, tuple))
+        sizes = list(self.state_size) if nested else [self.state_size]
+        out = []
+        for s in sizes:
+            dims = list(s.as_list() if hasattr(s, "as_list") else
+                        (s if isinstance(s, (list, tuple)) else [s]))
+            shape = [batch_size] + dims
+            if any(hasattr(d, "op") for d in shape):
+                shape = a.stack(shape)
+            out.append(a.zeros(shape, dtype=dtype or K.floatx()))
+        return out if nested else out[0]
 
 
 class _Cell(Layer):

@@ -3,6 +3,7 @@
 
 from ..preprocessing import (CategoryEncoding, CenterCrop, Discretization,  # noqa: F401
                              Normalization, Rescaling, Resizing)
+from ..hashing import Hashing  # noqa: F401
 from ..preprocessing import _PreprocessingLayer as PreprocessingLayer  # noqa: F401
 
 
