@@ -141,6 +141,13 @@ def uint32_to_float(x):
     return ((x & np.uint32(0x7FFFFF)) | np.uint32(127 << 23)).view(np.float32) - np.float32(1.0)
 
 
+def uint16_to_half(x):
+    """TF's Uint16ToHalf: the low 10 bits of each 32-bit sample as a half mantissa in [1, 2),
+    minus 1 (in half arithmetic)."""
+    bits = ((x & np.uint32(0x3FF)) | np.uint32(15 << 10)).astype(np.uint16)
+    return bits.view(np.float16) - np.float16(1.0)
+
+
 def uint64_to_double(x0, x1):
     man = ((x0 & np.uint32(0xFFFFF)).astype(np.uint64) << _S32) | x1.astype(np.uint64)
     return (man | (np.uint64(1023) << np.uint64(52))).view(np.float64) - 1.0
@@ -193,9 +200,10 @@ def uniform_values(stream, n, dtype):
             b = stream.blocks(start, _group_range(g0, g1))
             return uint64_to_double(b[:, 0::2].ravel(), b[:, 1::2].ravel())
         return _generate(n, 2, np.float64, fill)
+    convert = uint16_to_half if dtype == np.float16 else uint32_to_float
 
     def fill(g0, g1):
-        return uint32_to_float(stream.blocks(start, _group_range(g0, g1)).ravel())
+        return convert(stream.blocks(start, _group_range(g0, g1)).ravel())
     return _generate(n, 4, dtype, fill)
 
 
@@ -271,7 +279,7 @@ def _float_kernel(sampler):
         def kernel(shape):
             shape = _shape_arg(shape)
             n = int(np.prod(shape, dtype=np.int64))
-            if dtype == np.float16:
+            if dtype == np.float16 and sampler is not uniform_values:
                 return sampler(stream, n, np.float32).astype(np.float16).reshape(shape)
             return sampler(stream, n, dtype).reshape(shape)
         return kernel

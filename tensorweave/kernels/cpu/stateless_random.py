@@ -50,7 +50,8 @@ def _float_kernel(sampler):
         def kernel(shape, key, counter, alg):
             shape = _shape_arg(shape)
             n = int(np.prod(shape, dtype=np.int64))
-            draw = np.float32 if dtype == np.float16 else dtype
+            # Half uniforms have their own conversion; half normals are float32 ones, rounded.
+            draw = np.float32 if dtype == np.float16 and sampler is not uniform_values else dtype
             return sampler(_stream(key, counter), n, draw).astype(dtype).reshape(shape)
         return kernel
     return factory
