@@ -284,6 +284,9 @@ class BaseSession:
             feed_dict = _expand_composite_feeds(feed_dict)
         feed_keys = tuple(feed_dict) if feed_dict else ()
         try:
+            if isinstance(fetches, tuple):
+                # (a tuple equals a namedtuple of the same items: key on the structure's types)
+                raise TypeError
             entry = self._cache[(fetches, feed_keys)]
         except KeyError:
             entry = self._entry((fetches, feed_keys), fetches, feed_dict)
@@ -369,8 +372,8 @@ class BaseSession:
         feed_list = list(feed_list or [])
 
         def call(*args, **kwargs):
-            if len(args) != len(feed_list):
-                raise ValueError(f"Expected {len(feed_list)} feed values, got {len(args)}")
+            # (TF's callable feeds what it is given: a missing feed fails as an unfed placeholder,
+            # extra values are ignored)
             return self.run(fetches, dict(zip(feed_list, args)), kwargs.get("options"),
                             kwargs.get("run_metadata"))
         return call
