@@ -116,3 +116,91 @@ def test_identity_aliases_and_v2_dtype_switch():
     finally:
         L.disable_v2_dtype_behavior()
     assert L.Dense(2)(x64).dtype == tf.float64
+
+
+# -- LocallyConnected1D / 2D ---------------------------------------------------------------------
+
+def _local1d_reference(x, w1, b, k, stride):
+    """NumPy: output step o = flatten(x[o*stride : o*stride+k]) @ w1[o] + b[o]."""
+    out = np.stack([x[:, o * stride:o * stride + k].reshape(len(x), -1) @ w1[o]
+                    for o in range(len(w1))], 1)
+    return out + b
+
+
+def _impl2_kernel(w1, steps, channels, k, stride):
+    """The implementation-2 kernel (steps, channels, out steps, filters) holding w1's values."""
+    n_out, _, filters = w1.shape
+    dense = np.zeros((steps, channels, n_out, filters), np.float32)
+    for o in range(n_out):
+        dense[o * stride:o * stride + k, :, o, :] = w1[o].reshape(k, channels, filters)
+    return dense
+
+
+@pytest.mark.parametrize("stride", [1, 2])
+def test_locally_connected1d_implementations_agree_with_numpy(stride):
+    rng = np.random.RandomState(0)
+    x = rng.randn(3, 7, 2).astype(np.float32)
+    k, filters = 3, 4
+    n_out = (7 - k) // stride + 1
+    w1 = rng.randn(n_out, k * 2, filters).astype(np.float32)
+    b = rng.randn(n_out, filters).astype(np.float32)
+    expected = _local1d_reference(x, w1, b, k, stride)
+    dense = _impl2_kernel(w1, 7, 2, k, stride)
+    for impl in (1, 2, 3):
+        inp = K.Input((7, 2))
+        layer = L.LocallyConnected1D(filters, k, strides=stride, implementation=impl)
+        model = K.Model(inp, layer(inp))
+        if impl == 1:
+            kernel = w1
+        elif impl == 2:
+            kernel = dense
+        else:   # TF's sorted (output flat index, input flat index) order
+            flat = dense.reshape(7 * 2, n_out * filters)
+            kernel = np.array([flat[i, o] for o, i in layer.kernel_idxs], np.float32)
+            assert layer.kernel_shape == (n_out * filters, 14)
+        assert layer.kernel.shape.as_list() == list(kernel.shape)
+        layer.set_weights([kernel, b])
+        np.testing.assert_allclose(model.predict(x), expected, rtol=1e-5, atol=1e-5)
+
+
+def test_locally_connected_weights_names_and_errors():
+    inp = K.Input((4, 4, 2))
+    layer = L.LocallyConnected2D(3, 2, strides=2, activation="relu")
+    out = layer(inp)
+    assert out.name == "locally_connected2d/Relu:0" and out.shape.as_list() == [None, 2, 2, 3]
+    assert [(w.name, w.shape.as_list()) for w in layer.weights] == [   # TF 2.21
+        ("locally_connected2d/kernel:0", [4, 8, 3]), ("locally_connected2d/bias:0", [2, 2, 3])]
+    first = L.LocallyConnected2D(5, 2, data_format="channels_first", implementation=2)
+    y = first(K.Input((2, 3, 4)))
+    assert y.shape.as_list() == [None, 5, 2, 3]   # TF 2.21
+    assert first.kernel.shape.as_list() == [2, 3, 4, 5, 2, 3]
+    assert first.bias.shape.as_list() == [2, 3, 5]
+    cfg = layer.get_config()
+    assert cfg["kernel_size"] == (2, 2) and cfg["implementation"] == 1
+    assert type(L.LocallyConnected2D.from_config(cfg)) is L.LocallyConnected2D
+    with pytest.raises(ValueError, match="only \"valid\" is supported"):
+        L.LocallyConnected1D(2, 2, padding="same")
+    with pytest.raises(ValueError, match="Unrecognized implementation mode: 4"):
+        L.LocallyConnected1D(2, 2, implementation=4)(K.Input((5, 2)))
+    with pytest.raises(ValueError, match="<= 0 due to downsampling"):
+        L.LocallyConnected1D(2, 7)(K.Input((5, 2)))
+
+
+def test_locally_connected_fit_as_tf():
+    tf.set_random_seed(1)
+    model = K.Sequential([
+        L.LocallyConnected2D(4, 3, input_shape=(6, 6, 1), activation="relu",
+                             kernel_initializer=K.initializers.glorot_uniform(seed=3)),
+        L.LocallyConnected2D(2, 2, implementation=2,
+                             kernel_initializer=K.initializers.RandomNormal(seed=4)),
+        L.Flatten(),
+        L.Dense(1, kernel_initializer=K.initializers.glorot_uniform(seed=5))])
+    model.compile(optimizer=K.optimizers.SGD(0.01), loss="mse")
+    rng = np.random.RandomState(0)
+    x = rng.rand(16, 6, 6, 1).astype(np.float32)
+    y = rng.rand(16, 1).astype(np.float32)
+    hist = model.fit(x, y, epochs=3, batch_size=8, verbose=0, shuffle=False)
+    np.testing.assert_allclose(hist.history["loss"], [0.34303616, 0.29399502, 0.25552991],
+                               rtol=1e-5)   # TF 2.21
+    np.testing.assert_allclose(model.predict(x[:3]).ravel(), [0.1294311, 0.108621, 0.1279123],
+                               rtol=1e-5)   # TF 2.21

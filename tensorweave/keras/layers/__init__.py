@@ -20,6 +20,7 @@ from .attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa:
 from .preprocessing import (CategoryEncoding, CenterCrop, Discretization,  # noqa: F401
                             Normalization, Rescaling, Resizing)
 from .hashing import Hashing  # noqa: F401
+from .local import LocallyConnected1D, LocallyConnected2D  # noqa: F401
 from . import experimental  # noqa: F401
 from ..saving import deserialize, serialize  # noqa: F401
 
