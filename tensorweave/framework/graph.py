@@ -650,7 +650,7 @@ class Graph:
             elif hasattr(c, "op") and isinstance(getattr(c, "op"), Operation) and not isinstance(c, Operation):
                 c = c.op
             if not isinstance(c, Operation):
-                raise TypeError(f"Control input must be Operation or Tensor: {c}")
+                raise TypeError(f"Can not convert a {type(c).__name__} into a Tensor or Operation.")
             if c not in ops and c not in current:
                 ops.append(c)
                 # TF 2.x marks each op used as a manual control input (a NodeDef attr users see).

@@ -32,6 +32,8 @@ class OpDef:
         self.ref_inputs = frozenset(ref_inputs)
         self.grad_fn = _MISSING
 
+    name = property(lambda self: self.type, doc="The op type's name, as TF's `OpDef.name`.")
+
     def __repr__(self):
         return f"OpDef({self.type!r})"
 
