@@ -53,3 +53,55 @@ def test_linear_regression_fed_one_sample_at_a_time():
         w_final, b_final = sess.run([W, b])
     assert costs == ["0.227719635", "0.223520085", "0.219990000", "0.216521829", "0.213137463"]
     assert (repr(w_final), repr(b_final)) == ("np.float32(0.4558863)", "np.float32(-0.6825888)")
+
+
+def test_fused_batch_norm_reserve_spaces_and_inference_as_tf():
+    """FusedBatchNormV3's reserve_space_2 is the biased batch variance when training (TF 2.21
+    fetches it; it was 1/sqrt(var + eps)) and the given variance otherwise; inference is
+    (x - mean) * (rsqrt(var + eps) * scale) + offset, whose float32 digits TF printed."""
+    rs = np.random.RandomState(0)
+    xd = rs.randn(8, 2, 2, 3).astype(np.float32) * 3 + 1
+    x = tf.placeholder(tf.float32, [None, 2, 2, 3])
+    sc = tf.Variable(rs.rand(3).astype(np.float32) + 0.5)
+    of = tf.Variable(rs.rand(3).astype(np.float32))
+    y, m, v = tf.nn.fused_batch_norm(x, sc, of, is_training=True)
+    yi = tf.nn.fused_batch_norm(x, sc, of, mean=tf.Variable([0.5, 1.0, 2.0]),
+                                variance=tf.Variable([1.0, 4.0, 0.25]), is_training=False)[0]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        r1, r2, bv = sess.run([y.op.outputs[3], y.op.outputs[4], v], {x: xd})
+        flat = xd.reshape(-1, 3)
+        np.testing.assert_allclose(r1, flat.mean(0), rtol=1e-6)
+        np.testing.assert_allclose(r2, flat.var(0), rtol=1e-5)
+        np.testing.assert_allclose(bv, flat.var(0, ddof=1), rtol=1e-5)
+        ri, ri2 = sess.run([yi, yi.op.outputs[4]], {x: xd})
+        assert ri2.tolist() == [1.0, 4.0, 0.25]
+        assert [repr(a) for a in ri.ravel()[:3]] == [  # TF 2.21 printed these float32s
+            "np.float32(7.73731)", "np.float32(1.0248108)", "np.float32(6.2337294)"]
+        ri_ref = (flat - [0.5, 1.0, 2.0]) / np.sqrt(np.array([1.0, 4.0, 0.25]) + 1e-3) \
+            * sess.run(sc) + sess.run(of)
+        np.testing.assert_allclose(ri.reshape(-1, 3), ri_ref, rtol=1e-5)
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_fused_batch_norm_gradients_from_the_saved_variance(training):
+    """The gradient kernel rebuilds rsqrt(var + eps) from reserve_space_2 (TF's CPU functors);
+    checked against the unfused formula's gradients."""
+    rs = np.random.RandomState(1)
+    xd = rs.randn(6, 3, 2, 4).astype(np.float32)
+    wd = rs.randn(6, 3, 2, 4).astype(np.float32)
+    x = tf.constant(xd)
+    sc = tf.constant(rs.rand(4).astype(np.float32) + 0.5)
+    of = tf.constant(rs.rand(4).astype(np.float32))
+    if training:
+        mean, var = tf.nn.moments(x, [0, 1, 2])
+        fused = tf.nn.fused_batch_norm(x, sc, of, epsilon=0.01)[0]
+    else:
+        mean, var = tf.constant(rs.rand(4).astype(np.float32)), tf.constant(rs.rand(4).astype(np.float32) + 0.5)
+        fused = tf.nn.fused_batch_norm(x, sc, of, mean=mean, variance=var, epsilon=0.01, is_training=False)[0]
+    plain = tf.nn.batch_normalization(x, mean, var, of, sc, 0.01)
+    g1 = tf.gradients(tf.reduce_sum(fused * wd), [x, sc, of])
+    g2 = tf.gradients(tf.reduce_sum(plain * wd), [x, sc, of])
+    with tf.Session() as sess:
+        for a, b in zip(sess.run(g1), sess.run(g2)):
+            np.testing.assert_allclose(a, b, rtol=2e-4, atol=2e-4)

@@ -108,32 +108,33 @@ def _fused_batch_norm(op, ctx):
                 None, None, f"scale must have the same number of elements as the channels of x, got "
                             f"{scale.size} and {c}")
         u = scale.dtype
+        t = u.type
+        xu = x2.astype(u, copy=False)
         if training:
-            bm = x2.mean(axis=0, dtype=np.float64 if u == np.float64 else np.float32).astype(u)
-            centered = x2 - bm.astype(x2.dtype)
-            bv = np.einsum("ij,ij->j", centered, centered) / max(m, 1)
-            bv = bv.astype(u)
-            inv = 1.0 / np.sqrt(bv + u.type(eps))
-            y = centered
-            y *= (inv * scale).astype(x2.dtype)
-            y += offset.astype(x2.dtype)
-            unbiased = bv * u.type(m / (m - 1)) if m > 1 else np.zeros_like(bv)
+            # Statistics as sum / n (TF 2.21's oneDNN kernel's digits; its Eigen kernel would
+            # multiply by a rounded 1 / n), then x_centered * (rsqrt(var + eps) * scale)
+            bm = xu.mean(axis=0, dtype=u)
+            centered = xu - bm
+            bv = np.einsum("ij,ij->j", centered, centered) / t(max(m, 1))
+            y = centered * (t(1.0) / np.sqrt(bv + t(eps)) * scale)
+            y += offset
+            adjust = t(m / (m - 1)) if m > 1 else t(0)
             if factor != 1.0 and mean.size:
-                bm_out = (1 - factor) * mean + factor * bm
-                bv_out = (1 - factor) * var + factor * unbiased
+                bm_out = t(1 - factor) * mean + t(factor) * bm
+                bv_out = t(1 - factor) * var + (t(factor) * adjust) * bv
             else:
-                bm_out, bv_out = bm, unbiased
-            return back(y), bm_out.astype(u), bv_out.astype(u), bm, inv.astype(u), np.zeros(0, u)
+                bm_out, bv_out = bm, bv * adjust
+            # reserve_space_1/2 are the batch mean and the biased batch variance
+            return back(y.astype(x2.dtype, copy=False)), bm_out, bv_out, bm, bv, np.zeros(0, u)
         if mean.shape != (c,) or var.shape != (c,):
             raise errors.InvalidArgumentError(
                 None, None, f"When is_training=false, mean and variance must have {c} elements, got "
                             f"{mean.size} and {var.size}")
-        inv = (1.0 / np.sqrt(var + u.type(eps))).astype(u)
-        a = (inv * scale).astype(x2.dtype)
-        b = (offset - mean * inv * scale).astype(x2.dtype)
-        y = x2 * a
-        y += b
-        return back(y), mean.copy(), var.copy(), mean.copy(), inv, np.zeros(0, u)
+        y = xu - mean
+        y *= t(1.0) / np.sqrt(var + t(eps)) * scale
+        y += offset
+        return back(y.astype(x2.dtype, copy=False)), mean.copy(), var.copy(), mean.copy(), var.copy(), \
+            np.zeros(0, u)
     return fused_batch_norm
 
 
@@ -141,25 +142,32 @@ def _fused_batch_norm(op, ctx):
 def _fused_batch_norm_grad(op, ctx):
     fmt = op._get_attr("data_format")
     training = bool(op._get_attr("is_training"))
+    eps = float(op._get_attr("epsilon"))
 
-    def fused_batch_norm_grad(dy, x, scale, mean, inv, _reserved):
+    def fused_batch_norm_grad(dy, x, scale, mean, var, _reserved):
+        # reserve_space_1/2 (mean, var) are the batch statistics when training, the population
+        # ones otherwise; the formulas are TF's CPU functors (FusedBatchNormGrad / FreezeGrad).
         dy2, back = _rows(dy, fmt)
         x2, _ = _rows(x, fmt)
-        m = x2.shape[0]
-        xhat = x2 - mean.astype(x2.dtype)
-        xhat *= inv.astype(x2.dtype)
-        doffset = dy2.sum(axis=0)
-        dscale = np.einsum("ij,ij->j", dy2, xhat)
-        if training and m:
-            dx = xhat
-            dx *= (dscale / m).astype(x2.dtype)
-            np.subtract(dy2, dx, out=dx)
-            dx -= (doffset / m).astype(x2.dtype)
-            dx *= (scale * inv).astype(x2.dtype)
-        else:
-            dx = dy2 * (scale * inv).astype(x2.dtype)
         u = scale.dtype
-        return back(dx), dscale.astype(u), doffset.astype(u), np.zeros(0, u), np.zeros(0, u)
+        t = u.type
+        m = x2.shape[0]
+        dyu = dy2.astype(u, copy=False)
+        centered = x2.astype(u) - mean
+        coef0 = t(1.0) / np.sqrt(var + t(eps))
+        doffset = dyu.sum(axis=0)
+        if training:
+            dscale = (dyu * (centered * coef0)).sum(axis=0)
+            dyc = dyu - doffset * (t(1.0) / t(max(m, 1)))
+            ycm = (dyu * centered).sum(axis=0) / t(max(m, 1))
+            centered *= coef0 * coef0 * ycm
+            np.subtract(dyc, centered, out=dyc)
+            dyc *= scale * coef0
+            dx = dyc
+        else:
+            dscale = (dyu * centered).sum(axis=0) * coef0
+            dx = dyu * (coef0 * scale)
+        return back(dx.astype(x2.dtype, copy=False)), dscale, doffset, np.zeros(0, u), np.zeros(0, u)
     return fused_batch_norm_grad
 
 
