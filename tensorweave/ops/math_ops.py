@@ -233,13 +233,28 @@ def _static_binary(fn):
             return None
         with np.errstate(all="raise"):
             out = fn(np.asarray(a), np.asarray(b))
+        if out is None:
+            return None
         return np.asarray(out, dtype=op._outputs[0]._dtype.as_numpy_dtype)
     return static
 
 
+def _floormod_value(x, y):
+    if x.dtype.kind != "f":
+        return np.mod(x, y)
+    r = np.fmod(x, y)   # TF's float floormod keeps fmod's signed zero (np.mod gives +0.0)
+    return np.where((r != 0) & (np.less(y, 0) != np.less(r, 0)), r + y, r)
+
+
+def _int_only(fn):
+    # float Maximum/Minimum are left to the kernel: which of -0.0 and 0.0 survives a tie depends
+    # on Eigen's packets there
+    return lambda x, y: fn(x, y) if x.dtype.kind in "iub" else None
+
+
 for _t, _f in [("Add", np.add), ("AddV2", np.add), ("Sub", np.subtract), ("Mul", np.multiply),
-               ("FloorDiv", np.floor_divide), ("FloorMod", np.mod), ("Maximum", np.maximum),
-               ("Minimum", np.minimum), ("RealDiv", np.true_divide), ("Equal", np.equal),
+               ("FloorDiv", np.floor_divide), ("FloorMod", _floormod_value),
+               ("Maximum", _int_only(np.maximum)), ("Minimum", _int_only(np.minimum)), ("RealDiv", np.true_divide), ("Equal", np.equal),
                ("NotEqual", np.not_equal), ("Less", np.less), ("Greater", np.greater),
                ("LessEqual", np.less_equal), ("GreaterEqual", np.greater_equal)]:
     registry.register_static_value(_t)(_static_binary(_f))

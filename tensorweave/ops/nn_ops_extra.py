@@ -80,6 +80,11 @@ def _top_k_grad(op, grad_values, grad_indices=None):
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
 
+# TopKV2's T (TF's realnumbertypes, in the order its TypeError lists them)
+_TOPK_T = ("float32", "float64", "int32", "uint8", "int16", "int8", "int64", "bfloat16", "uint16",
+           "float16", "uint32", "uint64")
+
+
 def top_k(input, k=1, sorted=True, name=None, index_type=_dtypes.int32):  # noqa: A002
     """TopKV2(values, indices): the k largest entries along the last axis (a namedtuple, as in TF,
     so `sess.run(tf.nn.top_k(x, 2)).values` works). Inputs made from Python values are named
@@ -96,6 +101,9 @@ def top_k(input, k=1, sorted=True, name=None, index_type=_dtypes.int32):  # noqa
             raise TypeError(f"Value passed to parameter 'k' has DataType {k.dtype.base_dtype.name} not in "
                             "list of allowed values: int16, int32, int64")
         dt = x.dtype.base_dtype
+        if dt.name not in _TOPK_T:
+            raise TypeError(f"Value passed to parameter 'input' has DataType {dt.name} not in list of "
+                            f"allowed values: {', '.join(_TOPK_T)}")
         values, indices = apply_op("TopKV2", [x, k], [dt, index_type], scope,
                                    attrs={"T": dt, "Tk": k.dtype.base_dtype, "index_type": index_type,
                                           "sorted": bool(sorted)})

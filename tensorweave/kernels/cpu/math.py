@@ -57,7 +57,7 @@ def _ufunc(op_type, fn):
 # -- elementwise: ufuncs used as they are --------------------------------------------------------
 
 for _t, _f in [("Add", np.add), ("AddV2", np.add), ("Sub", np.subtract), ("Mul", np.multiply),
-               ("Maximum", np.maximum), ("Minimum", np.minimum), ("Neg", np.negative),
+               ("Neg", np.negative),
                ("Abs", np.absolute), ("Sign", np.sign), ("Square", np.square), ("Sqrt", np.sqrt),
                ("Expm1", np.expm1),
                ("Sin", np.sin), ("Cos", np.cos), ("Tan", np.tan), ("Asin", np.arcsin),
@@ -70,6 +70,54 @@ for _t, _f in [("Add", np.add), ("AddV2", np.add), ("Sub", np.subtract), ("Mul",
                ("LogicalOr", np.logical_or), ("LogicalNot", np.logical_not), ("Conj", np.conjugate),
                ("Real", np.real), ("Imag", np.imag), ("ComplexAbs", np.absolute)]:
     _ufunc(_t, _f)
+
+
+# Which operand a tie (-0.0 vs 0.0) keeps in TF's Maximum/Minimum: Eigen's packet path (AVX:
+# 8 float32s, 4 float64s) keeps the second, its scalar path (the last n % packet values, and all
+# of float16) the first. NaN wins either way. Measured on TF 2.21.
+_PACKET = {np.dtype(np.float32): 8, np.dtype(np.float64): 4, np.dtype(np.float16): 0}
+
+
+def _np_keeps_first(dt):
+    """Whether NumPy's maximum keeps its first operand on a tie (it differs by dtype: NumPy 2.x
+    keeps float16's first and float32's second)."""
+    return bool(np.signbit(np.maximum(np.full(16, -0.0, dt), np.full(16, 0.0, dt))).all())
+
+
+def _eigen_max_min(op_type, fn):
+    @register_kernel(op_type)
+    def factory(op, ctx):
+        f = getattr(ctx.xp, fn.__name__, fn)
+        dt = np.dtype(op._inputs[0]._dtype.base_dtype.as_numpy_dtype or np.object_)
+        packet = _PACKET.get(dt)
+        if packet is None or ctx.xp is not np:
+            return f
+        if _np_keeps_first(dt):
+            def first(x, y): return f(x, y)
+            def second(x, y): return f(y, x)
+        else:
+            def first(x, y): return f(y, x)
+            second = f
+        if packet == 0:
+            return first
+
+        def eigen_max_min(x, y):
+            out = second(x, y)
+            tail = out.size % packet
+            if not tail:
+                return out
+            if out.ndim == 0:
+                return first(x, y)
+            xt = np.broadcast_to(x, out.shape).reshape(-1)[-tail:]
+            yt = np.broadcast_to(y, out.shape).reshape(-1)[-tail:]
+            out.reshape(-1)[-tail:] = first(xt, yt)
+            return out
+        return eigen_max_min
+    return factory
+
+
+_eigen_max_min("Maximum", np.maximum)
+_eigen_max_min("Minimum", np.minimum)
 
 
 # Float32 Exp, Log, Log1p, Tanh and Sigmoid of up to this many values round as TF's Eigen kernels
@@ -723,6 +771,9 @@ def _scan_kernel(op_type, np_fn, identity):
             if reverse:
                 x = np.flip(x, a)
             out = np_fn(x, axis=a, dtype=dt)
+            if identity == 0 and out.dtype.kind in "fc" and out.size:
+                # TF's sum starts from +0.0, so a leading -0.0 sums to +0.0
+                np.add(out, 0, out=out)
             if exclusive:
                 sl = [slice(None)] * n
                 sl[a] = slice(0, -1)

@@ -189,7 +189,8 @@ def _top_k(op, ctx):
             raise errors.InvalidArgumentError(None, None, f"input must have at least k columns. Had "
                                                           f"{n}, needed {k}")
         # Stable descending order: ties keep the lower index first, as TF does.
-        neg = -x.astype(np.float64) if x.dtype.kind in "ui" else -x
+        # ~x reverses integer order exactly (float64 loses large int64/uint64 values)
+        neg = np.invert(x) if x.dtype.kind in "ui" else -x
         if k < n // 4 and k > 0:
             part = np.argpartition(neg, k - 1, axis=-1)[..., :k]
             cand = np.take_along_axis(neg, part, axis=-1)
