@@ -383,6 +383,7 @@ class Graph:
         self._variable_scope_store = None  # owned by ops/variable_scope
         self._building_function = False
         self._attr_scope = {}
+        self._container = ""
 
     # -- building ------------------------------------------------------------------------------
     @property
@@ -444,6 +445,8 @@ class Graph:
             if self._attr_scope:
                 for key, value in self._attr_scope.items():   # (never overwrites, as in TF)
                     attrs.setdefault(key, value)
+            if self._container and not attrs.get("container", True) and registry.get_op_def(op_type).stateful:
+                attrs["container"] = self._container  # (TF fills only an empty container attr)
             if self._gradient_override_map and op_type in self._gradient_override_map:
                 attrs["_gradient_op_type"] = self._gradient_override_map[op_type]
             if self._colocation_stack and not explicit_class:
@@ -726,12 +729,26 @@ class Graph:
 
     @contextlib.contextmanager
     def gradient_override_map(self, op_type_map):
+        for op_type, mapped in op_type_map.items():
+            if not (isinstance(op_type, str) and isinstance(mapped, str)):
+                raise TypeError("op_type_map must be a dictionary mapping strings to strings")
         saved = dict(self._gradient_override_map)
         self._gradient_override_map.update(op_type_map)
         try:
             yield
         finally:
             self._gradient_override_map = saved
+
+    @contextlib.contextmanager
+    def container(self, container_name):
+        """Context in which stateful ops (variables, queues, ...) with an empty `container` attr
+        get `container_name`: their resources live in that container."""
+        saved = self._container
+        self._container = container_name
+        try:
+            yield self._container
+        finally:
+            self._container = saved
 
     # -- default graph -------------------------------------------------------------------------
     def as_default(self):
