@@ -204,3 +204,85 @@ def test_locally_connected_fit_as_tf():
                                rtol=1e-5)   # TF 2.21
     np.testing.assert_allclose(model.predict(x[:3]).ravel(), [0.1294311, 0.108621, 0.1279123],
                                rtol=1e-5)   # TF 2.21
+
+
+# -- ConvLSTM1D / 2D / 3D ------------------------------------------------------------------------
+
+def _np_conv1d(x, w, padding):
+    """x (batch, steps, ch), w (k, ch, out): stride-1 correlation, 'valid' or 'same'."""
+    k = w.shape[0]
+    if padding == "same":
+        x = np.pad(x, ((0, 0), ((k - 1) // 2, k // 2), (0, 0)))
+    n = x.shape[1] - k + 1
+    return np.stack([np.tensordot(x[:, i:i + k], w, axes=([1, 2], [0, 1])) for i in range(n)], 1)
+
+
+def _np_conv_lstm1d(x, kernel, rkernel, bias):
+    hs = lambda v: np.clip(0.2 * v + 0.5, 0, 1)   # noqa: E731  hard_sigmoid
+    f = rkernel.shape[-1] // 4
+    steps = x.shape[2] - kernel.shape[0] + 1
+    h = np.zeros((x.shape[0], steps, f), np.float32)
+    c = np.zeros_like(h)
+    for t in range(x.shape[1]):
+        z = _np_conv1d(x[:, t], kernel, "valid") + bias + _np_conv1d(h, rkernel, "same")
+        i, fg, g, o = (z[..., q * f:(q + 1) * f] for q in range(4))
+        c = hs(fg) * c + hs(i) * np.tanh(g)
+        h = hs(o) * np.tanh(c)
+    return h, c
+
+
+def test_conv_lstm1d_matches_numpy_and_tf_names():
+    layer = L.ConvLSTM1D(2, 2, return_state=True)
+    inp = K.Input((4, 6, 3))
+    outs = layer(inp)
+    assert [w.name for w in layer.weights] == ["conv_lstm1d/kernel:0",   # TF 2.21
+                                               "conv_lstm1d/recurrent_kernel:0",
+                                               "conv_lstm1d/bias:0"]
+    assert [o.shape.as_list() for o in outs] == [[None, 5, 2]] * 3
+    rng = np.random.RandomState(1)
+    kernel = rng.randn(2, 3, 8).astype(np.float32) * 0.5
+    rkernel = rng.randn(2, 2, 8).astype(np.float32) * 0.5
+    bias = rng.randn(8).astype(np.float32)
+    layer.set_weights([kernel, rkernel, bias])
+    x = rng.randn(2, 4, 6, 3).astype(np.float32)
+    out, h, c = K.Model(inp, outs).predict(x)
+    ref_h, ref_c = _np_conv_lstm1d(x, kernel, rkernel, bias)
+    np.testing.assert_allclose(out, ref_h, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(h, ref_h, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(c, ref_c, rtol=1e-5, atol=1e-5)
+
+
+def test_conv_lstm_shapes_bias_and_config():
+    layer = L.ConvLSTM2D(4, 3, padding="same", return_sequences=True)
+    y = layer(K.Input((3, 5, 5, 2)))
+    assert y.shape.as_list() == [None, 3, 5, 5, 4]
+    assert [w.shape.as_list() for w in layer.weights] == [[3, 3, 2, 16], [3, 3, 4, 16], [16]]
+    np.testing.assert_array_equal(_run(layer.bias), [0] * 4 + [1] * 4 + [0] * 8)
+    first = L.ConvLSTM3D(2, 2, data_format="channels_first")
+    assert first(K.Input((4, 3, 5, 5, 5))).shape.as_list() == [None, 2, 4, 4, 4]   # TF 2.21
+    cfg = layer.get_config()
+    assert "cell" not in cfg and cfg["filters"] == 4 and cfg["kernel_size"] == (3, 3)
+    assert cfg["recurrent_activation"] == "hard_sigmoid" and cfg["unit_forget_bias"]
+    clone = L.ConvLSTM2D.from_config(cfg)
+    assert clone.filters == 4 and clone.cell.name == "conv_lstm_cell"
+    unknown = L.ConvLSTM2D(4, 3)(K.Input((None, 5, 5, 2)))
+    assert unknown.shape.as_list() == [None, 3, 3, 4]
+
+
+def test_conv_lstm_fit_as_tf():
+    tf.set_random_seed(2)
+    G, O = K.initializers.glorot_uniform, K.initializers.Orthogonal
+    model = K.Sequential([
+        L.ConvLSTM2D(3, 3, padding="same", return_sequences=True, input_shape=(None, 5, 5, 1),
+                     kernel_initializer=G(seed=1), recurrent_initializer=O(seed=2)),
+        L.BatchNormalization(),
+        L.ConvLSTM2D(2, 2, kernel_initializer=G(seed=3), recurrent_initializer=O(seed=4)),
+        L.Flatten(),
+        L.Dense(1, kernel_initializer=G(seed=5))])
+    model.compile(optimizer=K.optimizers.Adam(0.01), loss="mse")
+    rng = np.random.RandomState(0)
+    x = rng.rand(8, 4, 5, 5, 1).astype(np.float32)
+    y = rng.rand(8, 1).astype(np.float32)
+    hist = model.fit(x, y, epochs=3, batch_size=4, verbose=0, shuffle=False)
+    np.testing.assert_allclose(hist.history["loss"], [0.10469196, 0.01437801, 0.06178366],
+                               rtol=1e-4)   # TF 2.21

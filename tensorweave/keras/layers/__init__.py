@@ -21,6 +21,7 @@ from .preprocessing import (CategoryEncoding, CenterCrop, Discretization,  # noq
                             Normalization, Rescaling, Resizing)
 from .hashing import Hashing  # noqa: F401
 from .local import LocallyConnected1D, LocallyConnected2D  # noqa: F401
+from .conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D  # noqa: F401
 from . import experimental  # noqa: F401
 from ..saving import deserialize, serialize  # noqa: F401
 

@@ -186,11 +186,8 @@ class RNN(Layer):
                 mask_tm = a.reverse(mask_tm, [0])
             mask_ta = TensorArray(mask_tm.dtype.base_dtype, size=steps,
                                   element_shape=mask_tm.shape[1:]).unstack(mask_tm)
-        out_size = self.cell.output_size
-        batch_static = inputs.shape.as_list()[0]
-        out_ta = TensorArray(inputs.dtype.base_dtype, size=steps,
-                             element_shape=TensorShape([batch_static, out_size]))
-        prev_out = a.zeros(a.stack([a.shape(inputs)[0], out_size]), dtype=inputs.dtype.base_dtype)
+        elem_shape, prev_out = self._zero_step_output(inputs, states)
+        out_ta = TensorArray(inputs.dtype.base_dtype, size=steps, element_shape=elem_shape)
 
         def body(t, out_ta, prev_out, *states):
             states = list(states)
@@ -208,6 +205,14 @@ class RNN(Layer):
             seq = loop[1].stack()
             return a.transpose(seq, perm[:2] + list(range(2, seq.shape.ndims))), loop[3:]
         return loop[2], loop[3:]
+
+    def _zero_step_output(self, inputs, states):
+        """(static shape, zeros) of one step's output: the loop's output before step 0."""
+        a = _ops()[0]
+        out_size = self.cell.output_size
+        shape = TensorShape([inputs.shape.as_list()[0], out_size])
+        return shape, a.zeros(a.stack([a.shape(inputs)[0], out_size]),
+                              dtype=inputs.dtype.base_dtype)
 
     def reset_states(self, states=None):
         raise AttributeError("Layer must be stateful.")
