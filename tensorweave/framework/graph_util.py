@@ -33,7 +33,7 @@ def extract_sub_graph(graph_def, dest_nodes):
     control inputs, in their original order."""
     _check_graph_def(graph_def)
     if isinstance(dest_nodes, str):
-        raise TypeError("dest_nodes must be a list.")
+        raise TypeError(f"dest_nodes must be an iterable of strings, but got type {type(dest_nodes)}.")
     by_name = {n.name: n for n in graph_def.node}
     for d in dest_nodes:
         if d not in by_name:
