@@ -135,9 +135,11 @@ class Conv2D(Layer):
 
     def call(self, inputs):
         from ..ops import conv_ops
-        outputs = conv_ops.conv2d(inputs, self.kernel, list(self.strides), self.padding.upper(),
-                                  data_format=self._fmt(), dilations=list(self.dilation_rate),
-                                  name="Conv2D")
+        # tf.nn.convolution, as TF's layer: a dilated kernel runs between SpaceToBatchND and
+        # BatchToSpaceND ("conv2d/Conv2D/BatchToSpaceND")
+        outputs = conv_ops.convolution(inputs, self.kernel, self.padding.upper(), strides=list(self.strides),
+                                       data_format=self._fmt(), dilations=list(self.dilation_rate),
+                                       name="Conv2D")
         return self._finish(outputs)
 
     def compute_output_shape(self, input_shape):

@@ -52,10 +52,10 @@ class Conv3D(Conv2D):
         return [1, *values, 1] if self.data_format == "channels_last" else [1, 1, *values]
 
     def call(self, inputs):
-        from ..ops import conv3d_ops
-        outputs = conv3d_ops.conv3d(inputs, self.kernel, self._strides5(self.strides),
-                                    self.padding.upper(), data_format=self._fmt(),
-                                    dilations=self._strides5(self.dilation_rate), name="Conv3D")
+        from ..ops import conv_ops
+        outputs = conv_ops.convolution(inputs, self.kernel, self.padding.upper(), strides=list(self.strides),
+                                       data_format=self._fmt(), dilations=list(self.dilation_rate),
+                                       name="Conv3D")
         return self._finish(outputs)
 
     def compute_output_shape(self, input_shape):

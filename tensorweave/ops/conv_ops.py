@@ -72,15 +72,26 @@ def _padding(padding, fmt, op_type="Conv2D"):
     if isinstance(padding, bytes):
         padding = padding.decode()
     if isinstance(padding, str):
+        if padding == "EXPLICIT" and op_type in _EXPLICIT_PADDING_OPS:
+            raise ValueError("'EXPLICIT' is not a valid value for `padding`. To use explicit padding, `padding` "
+                             "must be a list.")
         if padding not in ("SAME", "VALID"):
             allowed = '"SAME", "VALID", "EXPLICIT"' if op_type in _EXPLICIT_PADDING_OPS \
                 else '"SAME", "VALID"'
             raise ValueError(f"Attr 'padding' of '{op_type}' Op passed string '{padding}' not in: "
                              f"{allowed}.")
         return padding, []
+    for i, pair in enumerate(padding):  # TF's convert_padding checks, in its order and words
+        if not isinstance(pair, (list, tuple)):
+            raise ValueError("When `padding` is a list, each element of `padding` must be a list/tuple of size "
+                             f"2. Received: padding={padding} with element at index {i} of type {type(pair)}")
+        if len(pair) != 2:
+            raise ValueError("When `padding` is a list, each element of `padding` must be a list/tuple of size "
+                             f"2. Received: padding={padding} with element at index {i} of size {len(pair)}")
+    if len(padding) != 4:
+        raise ValueError(f"When padding is a list, it must be of size 4. Received: padding={padding} of size "
+                         f"{len(padding)}")
     pads = [list(map(int, pair)) for pair in padding]
-    if len(pads) != 4 or any(len(pair) != 2 for pair in pads):
-        raise ValueError(f"When padding is explicit, it must be a list of 4 pairs; got {padding!r}")
     batch_c = (pads[0], pads[3]) if fmt == "NHWC" else (pads[0], pads[1])
     if any(v != 0 for pair in batch_c for v in pair):
         raise ValueError("Explicit padding of the batch or depth dimension is not supported")
@@ -279,32 +290,96 @@ def conv2d(input=None, filter=None, strides=None, padding=None, use_cudnn_on_gpu
 
 def convolution(input, filter, padding, strides=None, dilation_rate=None, name=None,  # noqa: A002
                 data_format=None, filters=None, dilations=None):
-    """tf.nn.convolution of 1-D, 2-D and 3-D inputs (rank 3, 4 or 5)."""
+    """tf.nn.convolution of 1-D, 2-D and 3-D inputs (rank 3, 4 or 5). As in TF, a dilated
+    convolution is the plain one between SpaceToBatchND and BatchToSpaceND (with_space_to_batch),
+    so its output is named ".../BatchToSpaceND"."""
     if filter is None:
         filter = filters  # noqa: A001
-    x = convert_to_tensor(input, name="input")
-    rank = x.shape.ndims
     rate = dilation_rate if dilation_rate is not None else dilations
-    if rank == 4:
-        return conv2d(x, filter, strides if strides is not None else 1, padding,
-                      data_format=data_format or "NHWC", dilations=rate or 1,
-                      name=name or "convolution")
-    if rank == 3:
-        return conv1d(x, filter, strides if strides is not None else 1, padding,
-                      data_format=data_format or "NWC", dilations=rate, name=name)
-    if rank == 5:
-        from .conv3d_ops import conv3d
-        return conv3d(x, filter, _five(strides), padding, data_format=data_format or "NDHWC",
-                      dilations=_five(rate), name=name or "convolution")
-    raise ValueError(f"tf.nn.convolution needs a 3-D, 4-D or 5-D input, got rank {rank}")
+    if not isinstance(filter, Tensor) and not hasattr(filter, "initializer"):
+        with name_scope("convolution_internal", None, [filter, input]):
+            filter = convert_to_tensor(filter, name="filters")  # noqa: A001
+    if not isinstance(input, Tensor):
+        with name_scope("convolution_internal", None, [filter, input]):
+            input = convert_to_tensor(input, name="input")  # noqa: A001
+    frank, irank = filter.shape.ndims, input.shape.ndims
+    if frank:
+        n = frank - 2
+    elif irank:
+        n = irank - 2
+    else:
+        raise ValueError("When `num_spatial_dims` is not set, one of `input.shape.rank` or `filters.shape.rank` "
+                         f"must be known. Received: input.shape={input.shape} of rank {irank} and "
+                         f"filters.shape={filter.shape} of rank {frank}")
+    if n not in (1, 2, 3):
+        raise ValueError(f"`num_spatial_dims` must be 1, 2, or 3. Received: num_spatial_dims={n}.")
+    num_batch = irank - n - 1 if irank else 1
+    channels_last = data_format is None or not data_format.startswith("NC")
+    channel_index = num_batch + n if channels_last else num_batch
+    dilated = rate is not None and any(int(d) != 1 for d in _get_sequence(rate, n, channel_index, "dilations"))
+    rate = _get_sequence(rate, n, channel_index, "dilations")
+    strides = _get_sequence(strides, n, channel_index, "strides")
+    with name_scope(name, None if name else "convolution", [input, filter]) as name:
+        if not dilated:
+            if n == 2:
+                return conv2d(input, filter, strides, padding, data_format=data_format or "NHWC",
+                              dilations=rate, name=name)
+            if n == 3:
+                from .conv3d_ops import conv3d
+                return conv3d(input, filter, strides, padding, data_format=data_format or "NDHWC",
+                              dilations=rate, name=name)
+            return conv1d(input, filter, strides, padding, data_format=data_format, dilations=rate, name=name)
+        if channel_index == 1:
+            strides, rate = strides[2:], rate[2:]
+        else:
+            strides, rate = strides[1:-1], rate[1:-1]
+        return _dilated_convolution(input, filter, padding, strides, rate, name, data_format, n, num_batch)
 
 
-def _five(v):
-    """conv3d's 5-element strides/dilations from tf.nn.convolution's per-spatial-axis form."""
-    if v is None:
-        return [1, 1, 1, 1, 1]
-    v = [int(v)] * 3 if isinstance(v, int) else [int(d) for d in v]
-    return v if len(v) == 5 else [1, *v, 1]
+def _get_sequence(value, n, channel_index, name):
+    """strides/dilations as an (n + 2)-list in data_format order from 1, n or n + 2 values."""
+    if value is None:
+        return [1] * (n + 2)
+    value = [value] if isinstance(value, numbers.Integral) or not hasattr(value, "__len__") else list(value)
+    if len(value) == n + 2:
+        return value
+    if len(value) == 1:
+        value = value * n
+    elif len(value) != n:
+        raise ValueError(f"{name} should be of length 1, {n} or {n + 2}. Received: {name}={value} of length "
+                         f"{len(value)}")
+    return [1, 1] + value if channel_index == 1 else [1] + value + [1]
+
+
+def _dilated_convolution(x, w, padding, strides, rate, name, data_format, n, num_batch):
+    """TF's Convolution class: strides and rates per spatial dim, the op run by space_to_batch."""
+    from .nn_misc_ops import space_to_batch_op
+    rate = np.array(rate, np.int32)
+    if np.any(rate < 1):
+        raise ValueError(f"all values of `dilation_rate` must be positive. Received: dilation_rate={rate}")
+    strides = np.array(strides, np.int32)
+    if np.any(strides < 1):
+        raise ValueError(f"all values of `strides` must be positive. Received: strides={strides}")
+    if np.any(strides > 1) and np.any(rate > 1):
+        raise ValueError("`strides > 1` not supported in conjunction with `dilation_rate > 1`. "
+                         f"Received: strides={strides} and dilation_rate={rate}")
+    nc = data_format is not None and data_format.startswith("NC")
+    spatial = range(num_batch + 1, n + num_batch + 1) if nc else range(num_batch, n + num_batch)
+    s = [int(v) for v in strides]
+
+    def build_op(_, pad):
+        def op(inp, filt):
+            if n == 1:
+                return conv1d(inp, filt, s[0], pad, data_format=data_format, name=name)
+            full = [1, 1] + s if nc else [1] + s + [1]
+            if n == 2:
+                return conv2d(inp, filt, full, pad, data_format=data_format or "NHWC", name=name)
+            from .conv3d_ops import conv3d
+            return conv3d(inp, filt, full, pad, data_format=data_format or "NDHWC", name=name)
+        return op
+    call = space_to_batch_op(x.shape, rate, padding, build_op, filter_shape=w.shape, spatial_dims=spatial,
+                             data_format=data_format, num_batch_dims=num_batch)
+    return call(x, w)
 
 
 def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=None,  # noqa: A002
@@ -413,13 +488,18 @@ def _rate(rate, dilations):
 
 def depthwise_conv2d(input, filter, strides, padding, rate=None, name=None,  # noqa: A002
                      data_format=None, dilations=None):
-    """tf.nn.depthwise_conv2d: the depthwise convolution with atrous `rate` (dilation). (TF
-    builds rate > 1 from space_to_batch; here the native op takes the dilations directly.)"""
+    """tf.nn.depthwise_conv2d: the depthwise convolution with atrous `rate` (dilation), built as
+    TF builds it: DepthwiseConv2dNative between SpaceToBatchND and BatchToSpaceND when rate > 1."""
+    from .nn_misc_ops import with_space_to_batch
     with name_scope(name, "depthwise", [input, filter]) as name:
         x = convert_to_tensor(input, name="tensor_in")
-        w = convert_to_tensor(filter, dtype=x.dtype.base_dtype, name="filter_in")
-        return depthwise_conv2d_native(x, w, strides, padding, data_format=data_format or "NHWC",
-                                       dilations=_rate(rate, dilations), name=name)
+        w = convert_to_tensor(filter, name="filter_in")
+
+        def op(converted, _, pad):
+            return depthwise_conv2d_native(converted, w, strides, pad, data_format=data_format or "NHWC",
+                                           name=name)
+        return with_space_to_batch(x, _rate(rate, dilations), padding, op, filter_shape=_array().shape(w),
+                                   data_format=data_format)
 
 
 def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding,  # noqa: A002
@@ -434,8 +514,13 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
             pd = ps.with_rank(4).as_list()
             if pd[0] not in (1, None) or pd[1] not in (1, None):
                 raise ValueError(f"Dimensions must be equal, but are {pd[0]} and 1")
-        depthwise = depthwise_conv2d_native(x, dw, strides, padding, data_format=data_format or "NHWC",
-                                            dilations=_rate(rate, dilations), name="depthwise")
+        from .nn_misc_ops import with_space_to_batch
+
+        def op(converted, _, pad):
+            return depthwise_conv2d_native(converted, dw, strides, pad, data_format=data_format or "NHWC",
+                                           name="depthwise")
+        depthwise = with_space_to_batch(x, _rate(rate, dilations), padding, op, filter_shape=_array().shape(dw),
+                                        data_format=data_format)
         return conv2d(depthwise, pw, [1, 1, 1, 1], padding="VALID", data_format=data_format or "NHWC",
                       name=name)
 

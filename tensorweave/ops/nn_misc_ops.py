@@ -115,78 +115,128 @@ def with_space_to_batch(input, dilation_rate, padding, op, filter_shape=None, sp
     """op(converted, num_spatial_dims, "VALID") on `input` turned by space_to_batch_nd into the
     batch of its `dilation_rate`-strided sub-grids, turned back by batch_to_space_nd: runs a
     non-dilated op as a dilated one. padding "SAME" needs filter_shape."""
-    a = _a()
     input = convert_to_tensor(input, name="input")  # noqa: A001
+    call = space_to_batch_op(input.shape, dilation_rate, padding,
+                             lambda n, pad: (lambda inp, _: op(inp, n, pad)), filter_shape=filter_shape,
+                             spatial_dims=spatial_dims, data_format=data_format)
+    return call(input, None)
+
+
+def space_to_batch_op(input_shape, dilation_rate, padding, build_op, filter_shape=None, spatial_dims=None,
+                      data_format=None, num_batch_dims=1):
+    """TF's _WithSpaceToBatch: a call(inp, filter) running build_op(num_spatial_dims, padding)
+    directly when every rate is 1, else build_op(n, "VALID") between SpaceToBatchND and
+    BatchToSpaceND. Builds the same ops, in the same order and with the same names, as TF."""
+    from .conv_ops import _padding
+    a = _a()
     rate = convert_to_tensor(dilation_rate, _dtypes.int32, name="dilation_rate")
-    if not rate.shape.is_compatible_with([None]) or rate.shape.ndims != 1:
-        raise ValueError(f"`dilation_rate.shape` must be rank 1. Received: dilation_rate={dilation_rate} of "
-                         f"shape {rate.shape}")
+    if rate.shape.ndims not in (None, 1):
+        raise ValueError(f"`dilation_rate.shape.rank` must be 1. Received: dilation_rate={dilation_rate} of "
+                         f"rank {rate.shape.ndims}")
+    if not rate.shape.is_fully_defined():
+        raise ValueError(f"`dilation_rate.shape` must be fully defined. Received: dilation_rate={dilation_rate} "
+                         f"with shape {rate.shape}")
     n = rate.shape.dims[0].value
-    if n is None:
-        raise ValueError("`dilation_rate` must have a known length")
-    if data_format is not None and data_format.startswith("NC"):
-        starting = 2
-    else:
-        starting = 1
+    nc = data_format is not None and data_format.startswith("NC")
+    starting = num_batch_dims + 1 if nc else num_batch_dims
     if spatial_dims is None:
-        spatial_dims = list(range(starting, n + starting))
+        spatial_dims = range(starting, n + starting)
     orig_spatial_dims = list(spatial_dims)
     spatial_dims = sorted(set(int(x) for x in orig_spatial_dims))
     if spatial_dims != orig_spatial_dims or any(x < 1 for x in spatial_dims):
         raise ValueError("`spatial_dims` must be a monotonically increasing sequence of positive integers. "
                          f"Received: spatial_dims={orig_spatial_dims}")
-    if input.shape.ndims is not None:
-        input.shape.with_rank_at_least(spatial_dims[-1] + 1)
+    expected_rank = spatial_dims[-1] if nc else spatial_dims[-1] + 1
+    input_shape = TensorShape(input_shape)
+    if input_shape.ndims is not None and input_shape.ndims < expected_rank:
+        raise ValueError(f"`input.shape.rank` must be at least {expected_rank}. Received: "
+                         f"input.shape={input_shape} with rank {input_shape.ndims}")
     const_rate = constant_value(rate)
+    rate_or_const = rate
     if const_rate is not None:
+        rate_or_const = const_rate
         if np.any(const_rate < 1):
             raise ValueError(f"`dilation_rate` must be positive. Received: dilation_rate={const_rate}")
         if np.all(const_rate == 1):
-            return op(input, n, padding)
+            return build_op(n, padding)
+    if isinstance(padding, str) and padding not in ("SAME", "VALID"):
+        raise ValueError(f"`padding` must be one of 'SAME' or 'VALID'. Received: padding={padding}")
+    base_paddings = None
     if padding == "SAME":
         if filter_shape is None:
             raise ValueError("`filter_shape` must be specified for `padding='SAME'`. "
                              f"Received: filter_shape={filter_shape} and padding={padding}")
-        fs = convert_to_tensor(filter_shape, name="filter_shape")
-        rate_c = rate if const_rate is None else convert_to_tensor(const_rate, _dtypes.int32)
-        extra = (fs[:n] - 1) * rate_c
-        start = extra // 2
-        base_paddings = a.stack([start, extra - start], axis=1)
+        if isinstance(filter_shape, TensorShape):
+            filter_shape = filter_shape.as_list()
+        filter_shape = convert_to_tensor(filter_shape, name="filter_shape")
+        const_filter = constant_value(filter_shape)
+        if const_filter is not None:
+            base_paddings = _base_paddings(const_filter, n, rate_or_const)
     elif padding == "VALID":
         base_paddings = np.zeros([n, 2], np.int32)
     else:
-        raise ValueError(f"Invalid padding method {padding!r}")
-    dims = input.shape.as_list() if input.shape.ndims is not None else None
-    spatial = None if dims is None else [dims[i] for i in spatial_dims]
-    if spatial is None or None in spatial:
-        shape = a.shape(input)
-        spatial = a.stack([shape[i] for i in spatial_dims])
-    paddings, crops = a.required_space_to_batch_paddings(input_shape=spatial, base_paddings=base_paddings,
-                                                         block_shape=rate)
+        _, explicit = _padding(padding, "NCHW" if nc else "NHWC")
+        full = np.array(explicit).reshape([n + 2, 2])
+        base_paddings = full[2:] if nc else full[1:-1]
+    op = build_op(n, "VALID")
 
-    def adjust(orig, fill):
-        if spatial_dims == list(range(1, n + 1)):
-            return orig
-        v = constant_value(orig)
-        if v is not None:
-            v = np.asarray(v)
-            out = np.full((spatial_dims[-1],) + v.shape[1:], fill, v.dtype)
-            for i, d in enumerate(spatial_dims):
-                out[d - 1] = v[i]
-            return out
-        parts, prev = [], 0
-        for i, d in enumerate(spatial_dims):
-            if d - 1 > prev:
-                parts.append(a.fill(a.concat([[d - 1 - prev], a.shape(orig)[1:]], 0),
-                                    _m().cast(fill, orig.dtype)))
-            parts.append(orig[i:i + 1])
-            prev = d
-        return a.concat(parts, 0)
+    def call(inp, filt):
+        spatial = None
+        if input_shape.ndims is not None:
+            dims = input_shape.as_list()
+            spatial = [dims[i] for i in spatial_dims]
+        if spatial is None or None in spatial:
+            shape = a.shape(inp)
+            spatial = a.stack([shape[i] for i in spatial_dims])
+        base = base_paddings
+        if base is None:
+            base = _base_paddings(a.shape(filt), n, rate_or_const)
+        paddings, crops = a.required_space_to_batch_paddings(input_shape=spatial, base_paddings=base,
+                                                             block_shape=rate)
+        block = _adjust(rate, 1, spatial_dims)
+        paddings = _adjust(paddings, 0, spatial_dims)
+        crops = _adjust(crops, 0, spatial_dims)
+        converted = a.space_to_batch_nd(input=inp, block_shape=block, paddings=paddings)
+        result = op(converted, filt)
+        out = a.batch_to_space_nd(input=result, block_shape=block, crops=crops)
+        # channels-first: the channel count BatchToSpaceND cannot know comes from the filter
+        if nc and out.shape.ndims is not None and out.shape.dims[1].value is None and filt is not None:
+            dims = out.shape.as_list()
+            dims[1] = filt.shape[-1]
+            out.set_shape(dims)
+        return out
+    return call
 
-    rate_adj = adjust(rate if const_rate is None else np.asarray(const_rate, np.int32), 1)
-    converted = a.space_to_batch_nd(input, rate_adj, adjust(paddings, 0))
-    result = op(converted, n, "VALID")
-    return a.batch_to_space_nd(result, rate_adj, adjust(crops, 0))
+
+def _base_paddings(filter_shape, n, rate):
+    """SAME padding's (start, end) pads per spatial dim: (k - 1) * rate split with start = half."""
+    extra = (filter_shape[:n] - 1) * rate
+    start = extra // 2
+    end = extra - start
+    return _a().stack([[start[i], end[i]] for i in range(n)])
+
+
+def _adjust(orig, fill, spatial_dims):
+    """orig's rows moved to rows spatial_dims[i] - 1 of a [max(spatial_dims), ...] tensor, the
+    other rows `fill` (TF's _with_space_to_batch_adjust: a NumPy constant when orig is one)."""
+    fill_dims = orig.shape.as_list()[1:]
+    dtype = orig.dtype.as_numpy_dtype
+    const = constant_value(orig)
+    src = const if const is not None else orig
+    parts, prev, i = [], 0, 0
+    while i < len(spatial_dims):
+        start_i = i
+        start_dim = spatial_dims[i]
+        if start_dim > 1:
+            parts.append(np.full([start_dim - 1 - prev] + fill_dims, fill, dtype=dtype))
+        while i + 1 < len(spatial_dims) and spatial_dims[i + 1] == spatial_dims[i] + 1:
+            i += 1
+        parts.append(src[start_i:i + 1])
+        prev = spatial_dims[i]
+        i += 1
+    if const is not None:
+        return np.concatenate(parts)
+    return _a().concat(parts, 0)
 
 
 def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=None, combiner="mean",

@@ -1,0 +1,126 @@
+"""tf.nn / tf.layers parity, round 2: graphs built as TF 2.21 builds them (names recorded from
+TF 2.21 where a test says so) and values against NumPy references."""
+
+import numpy as np
+import pytest
+
+import tensorweave as tf
+
+
+def _run(t, feed=None):
+    with tf.Session() as s:
+        s.run(tf.global_variables_initializer())
+        return s.run(t, feed)
+
+
+def _np_conv2d(x, w, rate=(1, 1), padding="VALID"):
+    """Dilated NHWC cross-correlation (stride 1) in float64."""
+    kh, kw = (w.shape[0] - 1) * rate[0] + 1, (w.shape[1] - 1) * rate[1] + 1
+    if padding == "SAME":
+        ph, pw = kh - 1, kw - 1
+        x = np.pad(x, [(0, 0), (ph // 2, ph - ph // 2), (pw // 2, pw - pw // 2), (0, 0)])
+    n, h, wd, _ = x.shape
+    out = np.zeros((n, h - kh + 1, wd - kw + 1, w.shape[3]))
+    for a in range(w.shape[0]):
+        for b in range(w.shape[1]):
+            patch = x[:, a * rate[0]:a * rate[0] + out.shape[1], b * rate[1]:b * rate[1] + out.shape[2], :]
+            out += patch.astype(np.float64) @ w[a, b].astype(np.float64)
+    return out
+
+
+@pytest.fixture(autouse=True)
+def _graph():
+    with tf.Graph().as_default():
+        yield
+
+
+# ---- dilated convolutions go through SpaceToBatchND / BatchToSpaceND, as TF builds them ----
+
+def test_dilated_convolution_is_space_to_batch_as_tf():
+    rs = np.random.RandomState(0)
+    xv, wv = rs.randn(2, 9, 8, 3).astype(np.float32), rs.randn(3, 3, 3, 2).astype(np.float32)
+    y = tf.nn.convolution(tf.constant(xv), tf.constant(wv), "SAME", dilation_rate=[2, 3])
+    # recorded from TF 2.21
+    assert y.name == "convolution/BatchToSpaceND:0"
+    assert [op.name for op in tf.get_default_graph().get_operations()[2:]] == [
+        "convolution/dilation_rate", "convolution/filter_shape", "convolution/stack",
+        "convolution/required_space_to_batch_paddings/input_shape",
+        "convolution/required_space_to_batch_paddings/paddings",
+        "convolution/required_space_to_batch_paddings/crops", "convolution/SpaceToBatchND/block_shape",
+        "convolution/SpaceToBatchND/paddings", "convolution/SpaceToBatchND", "convolution",
+        "convolution/BatchToSpaceND/block_shape", "convolution/BatchToSpaceND/crops",
+        "convolution/BatchToSpaceND"]
+    np.testing.assert_allclose(_run(y), _np_conv2d(xv, wv, (2, 3), "SAME"), rtol=1e-5, atol=1e-5)
+    v = tf.nn.atrous_conv2d(tf.constant(xv), tf.constant(wv), 2, "VALID")
+    assert v.name == "convolution_1/BatchToSpaceND:0" and v.shape.as_list() == [2, 5, 4, 2]
+    np.testing.assert_allclose(_run(v), _np_conv2d(xv, wv, (2, 2)), rtol=1e-5, atol=1e-5)
+    # a plain convolution stays one op; tf.nn.convolution of rank 3 is conv1d named "convolution"
+    assert tf.nn.convolution(tf.constant(xv), tf.constant(wv), "SAME").name == "convolution_2:0"
+    c1 = tf.nn.convolution(tf.ones([1, 5, 2]), tf.ones([2, 2, 1]), "VALID")
+    assert c1.name == "convolution_3/Squeeze:0"
+
+
+def test_dilated_convolution_unknown_shape_and_nchw():
+    rs = np.random.RandomState(1)
+    xv, wv = rs.randn(2, 9, 7, 3).astype(np.float32), rs.randn(3, 2, 3, 4).astype(np.float32)
+    p = tf.placeholder(tf.float32, [None, None, None, 3])
+    y = tf.nn.convolution(p, tf.constant(wv), "SAME", dilation_rate=[2, 2])
+    assert y.shape.as_list() == [None, None, None, 4]   # TF 2.21's static shape
+    np.testing.assert_allclose(_run(y, {p: xv}), _np_conv2d(xv, wv, (2, 2), "SAME"), rtol=1e-5, atol=1e-5)
+    yc = tf.nn.convolution(tf.constant(xv.transpose(0, 3, 1, 2)), tf.constant(wv), "VALID", dilation_rate=[2, 1],
+                           data_format="NCHW")
+    assert yc.shape.as_list() == [2, 4, 5, 6]
+    ops = {op.name: op for op in tf.get_default_graph().get_operations()}
+    assert ops["convolution_1/SpaceToBatchND/block_shape"].outputs[0].shape.as_list() == [3]
+    try:
+        got = _run(yc)
+    except tf.errors.InvalidArgumentError:    # NCHW Conv2D needs a GPU in TF, may here too
+        return
+    np.testing.assert_allclose(got, _np_conv2d(xv, wv, (2, 1)).transpose(0, 3, 1, 2), rtol=1e-5, atol=1e-5)
+
+
+def test_dilated_depthwise_and_separable_as_tf():
+    rs = np.random.RandomState(3)
+    xv = rs.randn(2, 7, 7, 3).astype(np.float32)
+    dw = rs.randn(3, 3, 3, 2).astype(np.float32)
+    pw = rs.randn(1, 1, 6, 4).astype(np.float32)
+    d = tf.nn.depthwise_conv2d(tf.constant(xv), tf.constant(dw), [1, 1, 1, 1], "SAME", rate=[2, 2])
+    s = tf.nn.separable_conv2d(tf.constant(xv), tf.constant(dw), tf.constant(pw), [1, 1, 1, 1], "VALID",
+                               rate=[2, 2])
+    plain = tf.nn.depthwise_conv2d(tf.constant(xv), tf.constant(dw), [1, 1, 1, 1], "SAME")
+    # recorded from TF 2.21
+    assert d.name == "depthwise/BatchToSpaceND:0" and d.shape.as_list() == [2, 7, 7, 6]
+    assert s.name == "separable_conv2d:0" and s.shape.as_list() == [2, 3, 3, 4]
+    assert plain.name == "depthwise_1:0"
+    names = [op.name for op in tf.get_default_graph().get_operations()]
+    assert "depthwise_1/Shape" in names and "depthwise_1/dilation_rate" in names
+    assert "separable_conv2d/depthwise" in names and "separable_conv2d/SpaceToBatchND" in names
+    # reference: depthwise = per-channel dilated correlation
+    ref = np.concatenate([_np_conv2d(xv[..., c:c + 1], dw[:, :, c:c + 1, :], (2, 2), "SAME")
+                          for c in range(3)], axis=-1)
+    dv, sv = _run([d, s])
+    np.testing.assert_allclose(dv, ref, rtol=1e-5, atol=1e-5)
+    ref_v = np.concatenate([_np_conv2d(xv[..., c:c + 1], dw[:, :, c:c + 1, :], (2, 2)) for c in range(3)], -1)
+    np.testing.assert_allclose(sv, ref_v @ pw[0, 0], rtol=1e-4, atol=1e-4)
+
+
+def test_dilated_layers_conv_names_as_tf():
+    x = tf.placeholder(tf.float32, [None, 12, 12, 3])
+    with tf.variable_scope("net"):
+        h = tf.layers.conv2d(x, 4, 3, dilation_rate=2, padding="same", name="dil")
+        h3 = tf.layers.conv3d(tf.ones([1, 6, 6, 6, 2]), 2, 2, dilation_rate=2, padding="same")
+    # recorded from TF 2.21
+    assert h.name == "net/dil/BiasAdd:0" and h.shape.as_list() == [None, 12, 12, 4]
+    names = [op.name for op in tf.get_default_graph().get_operations()]
+    assert "net/dil/Conv2D/BatchToSpaceND" in names and "net/dil/Conv2D" in names
+    assert "net/conv3d/Conv3D/SpaceToBatchND" in names and h3.shape.as_list() == [1, 6, 6, 6, 2]
+
+
+def test_convolution_padding_list_errors_as_tf():
+    x, w = tf.ones([1, 5, 5, 1]), tf.ones([2, 2, 1, 1])
+    with pytest.raises(ValueError, match=r"When padding is a list, it must be of size 4\. Received: "):
+        tf.nn.conv2d(x, w, [1, 1, 1, 1], [[0, 0], [1, 1], [1, 1]])
+    with pytest.raises(ValueError, match="must be a list/tuple of size 2"):
+        tf.nn.conv2d(x, w, [1, 1, 1, 1], [[0, 0], [1, 1, 1], [1, 1], [0, 0]])
+    with pytest.raises(ValueError, match="not supported in conjunction with"):
+        tf.nn.convolution(x, w, "SAME", strides=[2, 2], dilation_rate=[2, 2])
