@@ -48,8 +48,7 @@ registry.register_op("HSVToRGB", shape_fn=_rgb_shape)
 registry.register_op("AdjustHue", shape_fn=_adjust_shape)
 registry.register_op("AdjustSaturation", shape_fn=_adjust_shape)
 registry.no_gradient("HSVToRGB")  # TF registers none either
-registry.no_gradient("AdjustHue")
-registry.no_gradient("AdjustSaturation")
+# AdjustHue and AdjustSaturation have no gradient in TF: tf.gradients raises LookupError.
 
 
 def _float_images(images, ops_name):

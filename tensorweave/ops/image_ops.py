@@ -392,20 +392,30 @@ def adjust_brightness(image, delta):
         return convert_image_dtype(adjusted, orig, saturate=True)
 
 
+def _adjust_contrast_shape(op):
+    s = op._inputs[0]._shape
+    if s.ndims is not None and s.ndims < 3:
+        raise ValueError(f"Shape must be at least rank 3 but is rank {s.ndims}")
+    f = op._inputs[1]._shape
+    if f.ndims is not None and f.ndims != 0:
+        raise ValueError(f"Shape must be rank 0 but is rank {f.ndims}")
+    return [s]
+
+
+registry.register_op("AdjustContrastv2", shape_fn=_adjust_contrast_shape)
+
+
 def adjust_contrast(images, contrast_factor):
     """(x - mean) * contrast_factor + mean, the mean taken per image and channel over height and
-    width, in floating point, converted back (saturating) to the images' dtype. (TF runs this as
-    one AdjustContrastv2 op; here it is built from differentiable math ops.)"""
-    math_ops = _math()
-    with name_scope(None, "adjust_contrast", [images, contrast_factor]):
+    width, as TF's one AdjustContrastv2 op (float16/float32; other dtypes go through float32 and
+    back, saturating). Like TF's, it has no gradient."""
+    with name_scope(None, "adjust_contrast", [images, contrast_factor]) as name:
         images = convert_to_tensor(images, name="images")
         orig = images.dtype.base_dtype
         flt = _to_float(images)
-        if flt.shape.ndims is not None and flt.shape.ndims < 3:
-            raise ValueError(f"Shape must be at least rank 3 but is rank {flt.shape.ndims}")
-        mean = math_ops.reduce_mean(flt, axis=[-3, -2], keepdims=True)
-        factor = math_ops.cast(contrast_factor, flt.dtype)
-        adjusted = (flt - mean) * factor + mean
+        factor = convert_to_tensor(contrast_factor, dtype=_dtypes.float32, name="contrast_factor")
+        adjusted = apply_op("AdjustContrastv2", [flt, factor], [flt.dtype.base_dtype], name,
+                            attrs={"T": flt.dtype.base_dtype})
         return convert_image_dtype(adjusted, orig, saturate=True)
 
 

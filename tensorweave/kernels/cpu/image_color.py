@@ -56,8 +56,17 @@ def _hsv_to_rgb(op, ctx):
     return hsv_to_rgb_kernel
 
 
-def _check_adjust(images, scalar, what):
+def _float_only(op, images):
+    """TF 2.21 registers the adjust kernels on CPU for float32 only."""
+    if images.dtype != np.float32:
+        raise errors.InvalidArgumentError(
+            None, None, f"No OpKernel was registered to support Op '{op.type}' used by "
+            f"{{{{node {op.name}}}}} with these attrs: [T=DT_{op._get_attr('T').name.upper()}]")
+
+
+def _check_adjust(op, images, scalar, what):
     images = np.asarray(images)
+    _float_only(op, images)
     if images.ndim < 3:
         raise errors.InvalidArgumentError(None, None, f"input must be at least 3-D, got shape{list(images.shape)}")
     if np.ndim(scalar) != 0:
@@ -68,12 +77,28 @@ def _check_adjust(images, scalar, what):
     return images
 
 
+def _saturation_rgb_to_hsv(r, g, b):
+    """adjust_saturation_op.cc's own rgb_to_hsv: as RGBToHSV's, but the 2/6 and 4/6 hue offsets
+    are doubles, so those sums round once from double to float."""
+    v = np.maximum(r, np.maximum(g, b))
+    rng = v - np.minimum(r, np.minimum(g, b))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = np.where(v > 0, rng / np.where(v > 0, v, np.float32(1)), np.float32(0)).astype(np.float32)
+        norm = np.float32(1) / (np.float32(6) * rng)
+        h = np.where(r == v, norm * (g - b),
+                     np.where(g == v, ((norm * (b - r)).astype(np.float64) + 2.0 / 6.0).astype(np.float32),
+                              ((norm * (r - g)).astype(np.float64) + 4.0 / 6.0).astype(np.float32)))
+    h = np.where(rng > 0, h, np.float32(0)).astype(np.float32)
+    h = np.where(h < 0, h + np.float32(1), h)
+    return h, s, v
+
+
 @register_kernel("AdjustSaturation")
 def _adjust_saturation(op, ctx):
     def adjust_saturation(images, scale):
-        images = _check_adjust(images, scale, "scale")
+        images = _check_adjust(op, images, scale, "scale")
         x = images.astype(np.float32)
-        h, s, v = rgb_to_hsv(x[..., 0], x[..., 1], x[..., 2])
+        h, s, v = _saturation_rgb_to_hsv(x[..., 0], x[..., 1], x[..., 2])
         s = np.minimum(np.float32(1), np.maximum(np.float32(0), s * np.float32(scale)))
         c = s * v
         m = v - c
@@ -92,7 +117,7 @@ def _adjust_saturation(op, ctx):
 @register_kernel("AdjustHue")
 def _adjust_hue(op, ctx):
     def adjust_hue(images, delta):
-        images = _check_adjust(images, delta, "delta")
+        images = _check_adjust(op, images, delta, "delta")
         x = images.astype(np.float32)
         r, g, b = x[..., 0], x[..., 1], x[..., 2]
         rg = r < g
@@ -122,3 +147,39 @@ def _adjust_hue(op, ctx):
         bb = np.select(sel, [vmin, vmin, vmid, vmax, vmax], vmid)
         return np.stack([rr, gg, bb], axis=-1).astype(images.dtype)
     return adjust_hue
+
+
+@register_kernel("AdjustContrastv2")
+def _adjust_contrast_v2(op, ctx):
+    def adjust_contrast_v2(images, contrast_factor):
+        images = np.asarray(images)
+        _float_only(op, images)
+        if images.ndim < 3:
+            raise errors.InvalidArgumentError(None, None, f"input must be at least 3-D, got shape"
+                                              f"{list(images.shape)}")
+        if np.ndim(contrast_factor) != 0:
+            raise errors.InvalidArgumentError(None, None, f"contrast_factor must be scalar: "
+                                              f"{list(np.shape(contrast_factor))}")
+        h, w, c = images.shape[-3:]
+        x = images.astype(np.float32).reshape(-1, h * w, c)
+        if x.size == 0:
+            return images.copy()
+        # TF's ReduceMeanAcrossImage: fold the pixels in halves (left + right) until one remains.
+        size = h * w
+        right = size // 2
+        left = size - right
+        acc = np.empty_like(x)
+        acc[:, :right] = x[:, left:left + right] + x[:, :right]
+        if left > right:
+            acc[:, right] = x[:, right]
+        size = left
+        while size > 1:
+            right = size // 2
+            left = size - right
+            acc[:, :right] += acc[:, left:left + right]
+            size = left
+        mean = acc[:, :1] * (np.float32(1.0) / np.float32(h * w))
+        f = np.float32(contrast_factor)
+        out = mean + f * (x - mean)  # TF's p += factor * (q - p), p the broadcast mean
+        return out.reshape(images.shape).astype(images.dtype)
+    return adjust_contrast_v2
