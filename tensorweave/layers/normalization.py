@@ -107,27 +107,32 @@ class BatchNormalization(Layer):
                                  f"and thus axis cannot include 0. Received axis={axes}")
             if self.adjustment is not None:
                 raise ValueError("When using `virtual_batch_size`, adjustment cannot be specified")
-        if len(axes) != 1:
-            raise NotImplementedError("batch normalization over several axes is not supported")
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"Duplicate axis: {tuple(axes)}")
         dims = input_shape.as_list()
+        for a in axes:
+            if dims[a] is None:
+                raise ValueError(f"Input has undefined `axis` dimension. Received input with "
+                                 f"shape {_shape_str(input_shape)} and axis={self.axis}")
         c = dims[axes[0]]
-        if c is None:
-            raise ValueError(f"Input has undefined `axis` dimension. Received input with shape "
-                             f"{_shape_str(input_shape)} and axis={self.axis}")
-        self.input_spec = InputSpec(ndim=nd, axes={axes[0]: c})
+        self.input_spec = InputSpec(ndim=nd, axes={a: dims[a] for a in axes})
         dt = self._dtype
         # TF's V1 layer silently uses the unfused path where the fused op cannot serve.
-        fusable = (nd == 4 and axes[0] in (1, 3) and not self.renorm and vbs is None
+        fusable = (nd == 4 and len(axes) == 1 and axes[0] in (1, 3) and not self.renorm
+                   and vbs is None
                    and self.adjustment is None
                    and (dt is None or dt.base_dtype.name in ("float16", "bfloat16", "float32")))
         self.fused = bool(self.fused) and fusable
         if vbs is None:
-            param_shape = [c]
+            # Several axes: parameters keep the input's rank, 1 off those axes (TF's shape).
+            param_shape = [c] if len(axes) == 1 else \
+                [dims[i] if i in axes else 1 for i in range(nd)]
         else:
             # Ghost batches: inputs become [vbs, -1, ...], parameters [1, 1, ..., c].
             param_shape = [1] * (nd + 1)
-            param_shape[axes[0] + 1] = c
-            axes = [axes[0] + 1]
+            for a in axes:
+                param_shape[a + 1] = dims[a]
+            axes = [a + 1 for a in axes]
         self._axes = axes
         self._param_shape = param_shape
         if self.scale:
@@ -268,13 +273,13 @@ class BatchNormalization(Layer):
         from ..ops import array_ops, math_ops, nn_ops, normalization_ops
         input_shape = inputs.shape
         nd = input_shape.ndims
-        axis = self._axes[0]
-        reduction = [i for i in range(nd) if i != axis]
+        reduction = [i for i in range(nd) if i not in self._axes]
         vbs = self.virtual_batch_size
         if vbs is not None:
             del reduction[1]  # each virtual batch keeps its own statistics
         bshape = [1] * nd
-        bshape[axis] = input_shape.as_list()[axis]
+        for axis in self._axes:
+            bshape[axis] = input_shape.as_list()[axis]
 
         def bcast(t):
             # Only single-axis parameters for an inner axis need a reshape (TF's _broadcast).
@@ -294,8 +299,8 @@ class BatchNormalization(Layer):
                 adj_bias = smart_cond(training, lambda: adj_bias,
                                       lambda: array_ops.zeros_like(adj_bias))
                 scale, offset = compose_transforms(adj_scale, adj_bias, scale, offset)
-            batch_mean, batch_variance = nn_ops.moments(inputs, reduction,
-                                                        keep_dims=vbs is not None)
+            batch_mean, batch_variance = nn_ops.moments(
+                inputs, reduction, keep_dims=vbs is not None or len(self._axes) > 1)
             # As TF's smart_cond: with a tensor, "cond"/"cond_1" pick the statistics.
             mean = smart_cond(training, lambda: batch_mean,
                               lambda: array_ops.identity(self.moving_mean))
