@@ -286,3 +286,38 @@ def test_conv_lstm_fit_as_tf():
     hist = model.fit(x, y, epochs=3, batch_size=4, verbose=0, shuffle=False)
     np.testing.assert_allclose(hist.history["loss"], [0.10469196, 0.01437801, 0.06178366],
                                rtol=1e-4)   # TF 2.21
+
+
+# -- BatchNormalization over several axes --------------------------------------------------------
+
+def test_batch_normalization_several_axes():
+    rng = np.random.RandomState(0)
+    x = rng.randn(4, 3, 5, 2).astype(np.float32)
+    inp = K.Input((3, 5, 2))
+    bn = L.BatchNormalization(axis=[1, 2])
+    out = bn(inp)
+    assert out.name == "batch_normalization/batchnorm/add_1:0"   # TF 2.21
+    assert [w.shape.as_list() for w in bn.weights] == [[1, 3, 5, 1]] * 4
+    assert bn.get_config()["axis"] == [1, 2]
+    gamma = np.linspace(0.5, 1.5, 15, dtype=np.float32).reshape(1, 3, 5, 1)
+    bn.set_weights([gamma, gamma, gamma, gamma])
+    got = K.Model(inp, out).predict(x)
+    np.testing.assert_allclose(got.ravel()[::9][:4], [1.39293, 0.45342, 0.25616, -0.50195],
+                               rtol=1e-4)   # TF 2.21
+    ref = (x - gamma) / np.sqrt(gamma + 1e-3) * gamma + gamma
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5)
+    xc = tf.constant(x)
+    trained = bn(xc, training=True)
+    mean, var = x.mean((0, 3), keepdims=True), x.var((0, 3), keepdims=True)
+    ref = (x - mean) / np.sqrt(var + 1e-3) * gamma + gamma
+    sess = K.backend.get_session()
+    np.testing.assert_allclose(sess.run(trained), ref, rtol=1e-4, atol=1e-5)
+    sess.run(bn.get_updates_for(xc))
+    np.testing.assert_allclose(sess.run(bn.moving_mean), gamma * 0.99 + mean * 0.01, rtol=1e-5)
+    neg = L.BatchNormalization(axis=(-1, -2), center=False)
+    neg(K.Input((3, 5, 2)))
+    assert list(neg.axis) == [3, 2] and [w.name for w in neg.weights][0].endswith("gamma:0")
+    with pytest.raises(ValueError, match="Expected 0 <= axis < inputs.rank"):
+        L.BatchNormalization(axis=4)(K.Input((3, 5, 2)))
+    with pytest.raises(ValueError, match="Duplicate axis"):
+        L.BatchNormalization(axis=[1, 1])(K.Input((3, 5, 2)))

@@ -4,6 +4,7 @@ moving_variance) whose `training` defaults to the learning phase."""
 from .. import backend as K, constraints, initializers, regularizers
 from ...layers import normalization as _norm
 from ..engine import Layer, _pop_keras_kwargs
+from ..layer_configs import ListWrapper
 
 __all__ = ["BatchNormalization"]
 
@@ -37,6 +38,22 @@ class BatchNormalization(Layer, _norm.BatchNormalization):
             trainable=trainable, virtual_batch_size=virtual_batch_size, adjustment=adjustment,
             name=name, **kwargs)
         self._keras_init(**kk)
+        if isinstance(self.axis, list):
+            self.axis = ListWrapper(self.axis)   # as TF's tracked list attribute
+
+    def build(self, input_shape):
+        from ...framework.tensor_shape import TensorShape
+        nd = TensorShape(input_shape).ndims
+        axes = [self.axis] if isinstance(self.axis, int) else list(self.axis)
+        if nd is not None:
+            for a in axes:
+                if not -nd <= a < nd:
+                    raise ValueError("Invalid value for `axis` argument. Expected 0 <= axis < "
+                                     f"inputs.rank (with inputs.rank={nd}). Received: "
+                                     f"axis={tuple(axes)}")
+        _norm.BatchNormalization.build(self, input_shape)
+        # TF's keras layer keeps the axes as a list of non-negative ints once built.
+        self.axis = ListWrapper([a % nd for a in axes])
 
     def call(self, inputs, training=None):
         if training is None:
