@@ -105,3 +105,15 @@ def test_fused_batch_norm_gradients_from_the_saved_variance(training):
     with tf.Session() as sess:
         for a, b in zip(sess.run(g1), sess.run(g2)):
             np.testing.assert_allclose(a, b, rtol=2e-4, atol=2e-4)
+
+
+def test_reshape_to_a_partially_known_shape_is_tfs_value_error():
+    """char-RNN tutorials reshape labels to logits.get_shape(): with an unknown batch TF's op
+    builder fails to convert the TensorShape and names the input (message from TF 2.21)."""
+    logits = tf.placeholder(tf.float32, [None, 13])
+    labels = tf.one_hot(tf.placeholder(tf.int32, [None, None]), 13)
+    with pytest.raises(ValueError) as info:
+        tf.reshape(labels, logits.get_shape())
+    assert str(info.value) == ("Tried to convert 'shape' to a tensor and failed. Error: Cannot "
+                               "convert a partially known TensorShape (?, 13) to a Tensor.")
+    assert tf.reshape(labels, [-1, 13]).shape.as_list() == [None, 13]

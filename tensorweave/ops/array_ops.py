@@ -134,7 +134,14 @@ def _index_tensor(value, name, arg, op_type, dtype=None, int16=False):
     preferred = _dtypes.int32 if dtype is None else None
     if preferred is not None and isinstance(value, (np.ndarray, np.generic)) and value.dtype == np.int64:
         preferred = _dtypes.int64  # TF's op builder keeps a NumPy value's own dtype
-    t = _to_tensor(value, name=name, dtype=dtype, preferred_dtype=preferred)
+    try:
+        t = _to_tensor(value, name=name, dtype=dtype, preferred_dtype=preferred)
+    except ValueError as e:
+        if isinstance(value, Tensor):
+            raise
+        # TF's op builder words a value that converts to no tensor at all (a partially known
+        # TensorShape) with the input's name
+        raise ValueError(f"Tried to convert '{arg}' to a tensor and failed. Error: {e}") from None
     if t.dtype.base_dtype not in _INDEX_TYPES and not (int16 and t.dtype.base_dtype == _dtypes.int16):
         raise TypeError(f"Value passed to parameter '{arg}' has DataType {t.dtype.base_dtype.name} not in "
                         f"list of allowed values: {'int16, ' if int16 else ''}int32, int64")
@@ -565,7 +572,7 @@ def _filled(shape, dtype, one, default_name, name):
     elif dtype is _dtypes.string:
         v = "" if not one else None
         if one:
-            raise TypeError("ones of string dtype are not supported")
+            raise TypeError(f"Expected string, but got {one} of type 'int'.")  # TF's constant(1, string)
     else:
         v = one
     g = _graph()
