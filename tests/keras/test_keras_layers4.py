@@ -321,3 +321,25 @@ def test_batch_normalization_several_axes():
         L.BatchNormalization(axis=4)(K.Input((3, 5, 2)))
     with pytest.raises(ValueError, match="Duplicate axis"):
         L.BatchNormalization(axis=[1, 1])(K.Input((3, 5, 2)))
+
+
+# -- Dot over any axes -----------------------------------------------------------------------------
+
+def test_dot_axes_and_normalize():
+    rng = np.random.RandomState(0)
+    a, b = K.Input((3, 4)), K.Input((3, 4))
+    cos = L.Dot(axes=2, normalize=True)([a, b])
+    inner = L.Dot(axes=(1, 1))([a, b])
+    assert cos.name == "dot/MatMul:0" and cos.shape.as_list() == [None, 3, 3]   # TF 2.21
+    assert inner.shape.as_list() == [None, 4, 4]
+    xa, xb = rng.randn(2, 3, 4).astype(np.float32), rng.randn(2, 3, 4).astype(np.float32)
+    got_cos, got_inner = K.Model([a, b], [cos, inner]).predict([xa, xb])
+    na = xa / np.linalg.norm(xa, axis=2, keepdims=True)
+    nb = xb / np.linalg.norm(xb, axis=2, keepdims=True)
+    np.testing.assert_allclose(got_cos, np.einsum("bik,bjk->bij", na, nb), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got_inner, np.einsum("bki,bkj->bij", xa, xb), rtol=1e-5,
+                               atol=1e-5)
+    np.testing.assert_allclose(got_cos.ravel()[:3], [0.3707, 0.65243, -0.3504],
+                               rtol=1e-4)   # TF 2.21
+    flat = L.Dot(axes=-1)([K.Input((4,)), K.Input((4,))])
+    assert flat.shape.as_list() == [None, 1]

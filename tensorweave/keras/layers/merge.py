@@ -112,13 +112,18 @@ class Dot(_Merge):
         self.normalize = normalize
 
     def _merge_function(self, inputs):
-        from ...ops import math_ops, nn_ops
-        a, b = inputs
-        if a.shape.ndims != 2 or b.shape.ndims != 2 or self.axes not in (1, -1, (1, 1)):
-            raise NotImplementedError("Dot supports rank-2 inputs over axis 1 only")
+        from ...ops import nn_ops
+        from ..backend_extra import batch_dot
+        if len(inputs) != 2:
+            raise ValueError("A `Dot` layer should be called on exactly 2 inputs")
+        x1, x2 = inputs
+        axes = [self.axes] * 2 if isinstance(self.axes, int) else list(self.axes)
+        # Negative axes count from each input's own rank (TF's rule).
+        axes = [ax % t.shape.ndims if ax < 0 else ax for ax, t in zip(axes, (x1, x2))]
         if self.normalize:
-            a, b = nn_ops.l2_normalize(a, axis=1), nn_ops.l2_normalize(b, axis=1)
-        return math_ops.reduce_sum(a * b, axis=1, keepdims=True)
+            x1 = nn_ops.l2_normalize(x1, axis=axes[0])
+            x2 = nn_ops.l2_normalize(x2, axis=axes[1])
+        return batch_dot(x1, x2, axes)
 
 
 def add(inputs, **kwargs):
