@@ -19,7 +19,7 @@ from ..framework import registry
 from ..framework.constant_op import constant_value, convert_to_tensor
 from ..framework.graph import Tensor, name_scope
 from ..framework.op_util import apply_op
-from ..framework.tensor_shape import TensorShape, unknown_shape
+from ..framework.tensor_shape import TensorShape, note_input_partial_shape, unknown_shape
 
 __all__ = ["atrous_conv2d", "conv2d", "conv2d_transpose", "conv2d_backprop_input", "conv2d_backprop_filter",
            "depthwise_conv2d", "depthwise_conv2d_native", "depthwise_conv2d_native_backprop_input",
@@ -177,14 +177,36 @@ for _t in ("Conv2D",):
     registry.register_op(_t, shape_fn=_conv2d_shape)
 registry.register_op("DepthwiseConv2dNative", shape_fn=_depthwise_shape)
 def _backprop_input_shape(op):
-    # TF's Conv2DBackpropInputShape: input_sizes as far as it is known; the batch also comes from
-    # out_backprop (a fed input_sizes still gives [batch, ?, ?, ?]).
-    shape = _shape_from_input(0)(op)[0]
-    if shape.ndims == 4:
-        dy = op._inputs[2].shape
-        if dy.ndims == 4 and shape.dims[0].value is None:
-            shape = TensorShape([dy.dims[0]] + shape.dims[1:])
-    return [shape]
+    """TF's Conv2DBackpropInputShape: out_backprop's depth must be the filter's out channels; the
+    batch is out_backprop's (input_sizes' batch only has to merge with it); spatial dims (and, for
+    4 values, the depth) come from input_sizes as far as it is known, else the depth is the
+    filter's in channels."""
+    from .array_ops import _shape_from_tensor
+    dy, w = op._inputs[2].shape, op._inputs[1].shape
+    for s in (dy, w):
+        if s.ndims is not None and s.ndims != 4:
+            raise ValueError(f"Shape must be rank 4 but is rank {s.ndims}")
+    hi, wi, ci = _spatial_idx(op._attrs["data_format"])
+    dyd = dy.as_list() if dy.ndims is not None else [None] * 4
+    wd = w.as_list() if w.ndims is not None else [None] * 4
+    if dyd[ci] is not None and wd[3] is not None and dyd[ci] != wd[3]:
+        raise ValueError(f"Dimensions must be equal, but are {dyd[ci]} and {wd[3]}")
+    spec = _shape_from_tensor(op._inputs[0])
+    spec = spec.as_list() if spec.ndims is not None else [None] * 4
+    if len(spec) in (2, 4):   # TF's message shows the partial shape only once its rank is good
+        note_input_partial_shape(0, spec)
+    if len(spec) == 4:
+        if spec[0] is not None and dyd[0] is not None and spec[0] != dyd[0]:
+            raise ValueError(f"Dimensions must be equal, but are {spec[0]} and {dyd[0]}")
+        spatial, depth = [spec[hi], spec[wi]], spec[ci]
+    elif len(spec) == 2:
+        spatial, depth = spec, wd[2]
+    else:
+        raise ValueError(f"Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, but got: "
+                         f"{len(spec)}")
+    out = [dyd[0], None, None, None]
+    out[hi], out[wi], out[ci] = spatial[0], spatial[1], depth
+    return [TensorShape(out)]
 
 
 registry.register_op("Conv2DBackpropInput", shape_fn=_backprop_input_shape)
@@ -416,30 +438,15 @@ def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None,  
         filter = filters  # noqa: A001
     with name_scope(name, "conv2d_transpose", [value, filter, output_shape]) as name:
         fmt = _norm_format(data_format)
-        value = convert_to_tensor(value, name="value")
-        filter = convert_to_tensor(filter, dtype=value.dtype.base_dtype, name="filter")  # noqa: A001
-        ci = _spatial_idx(fmt)[2]
-        vshape, fshape = value.shape, filter.shape
-        if vshape.ndims is not None and fshape.ndims is not None:
-            a, b = vshape.as_list()[ci], fshape.as_list()[3]
-            if a is not None and b is not None and a != b:
-                raise ValueError(f"input channels does not match filter's input channels, {a} != {b}")
-        if isinstance(output_shape, Tensor):
-            sizes = output_shape
-            if sizes.dtype.base_dtype != _dtypes.int32:
-                from . import math_ops
-                sizes = math_ops.cast(sizes, _dtypes.int32)
-        else:
-            shape_list = [int(d) for d in (output_shape.as_list() if isinstance(output_shape, TensorShape)
-                                           else output_shape)]
-            if len(shape_list) != 4:
-                raise ValueError(f"output_shape must have shape (4,), got ({len(shape_list)},)")
-            if fshape.ndims is not None and fshape.as_list()[2] is not None and \
-                    shape_list[ci] != fshape.as_list()[2]:
-                raise ValueError(f"output_shape does not match filter's output channels, "
-                                 f"{shape_list[ci]} != {fshape.as_list()[2]}")
-            sizes = convert_to_tensor(np.asarray(shape_list, np.int32), name="input_sizes")
+        # TF 2.21 checks nothing here: the op's shape function does (conv2d_transpose_v2)
         attrs = _conv_attrs(strides, padding, fmt, dilations, "Conv2DBackpropInput")
+        sizes = output_shape.as_list() if isinstance(output_shape, TensorShape) else output_shape
+        if isinstance(sizes, Tensor) and sizes.dtype.base_dtype != _dtypes.int32:
+            raise TypeError(f"Input 'input_sizes' of 'Conv2DBackpropInput' Op has type "
+                            f"{sizes.dtype.base_dtype.name} that does not match expected type of int32.")
+        sizes = convert_to_tensor(sizes, dtype=_dtypes.int32, name="input_sizes")
+        filter = convert_to_tensor(filter, name="filter")  # noqa: A001
+        value = convert_to_tensor(value, dtype=filter.dtype.base_dtype, name="out_backprop")
         return _make("Conv2DBackpropInput", [sizes, filter, value], name, attrs)
 
 

@@ -124,3 +124,40 @@ def test_convolution_padding_list_errors_as_tf():
         tf.nn.conv2d(x, w, [1, 1, 1, 1], [[0, 0], [1, 1, 1], [1, 1], [0, 0]])
     with pytest.raises(ValueError, match="not supported in conjunction with"):
         tf.nn.convolution(x, w, "SAME", strides=[2, 2], dilation_rate=[2, 2])
+
+
+# ---- conv2d_transpose: TF 2.21 leaves every check to Conv2DBackpropInput's shape function ----
+
+def test_conv2d_transpose_shape_function_as_tf():
+    x, w = tf.ones([2, 5, 5, 2]), tf.ones([3, 3, 3, 2])
+    # recorded from TF 2.21: output_shape's depth is not checked against the filter
+    assert tf.nn.conv2d_transpose(x, w, [2, 10, 10, 4], [1, 2, 2, 1], "SAME").shape.as_list() == [2, 10, 10, 4]
+    p = tf.placeholder(tf.float32, [None, 5, 5, 2])
+    # the batch is out_backprop's, even when output_shape names one
+    assert tf.nn.conv2d_transpose(p, w, [4, 10, 10, 3], [1, 2, 2, 1], "SAME").shape.as_list() == [None, 10, 10, 3]
+    assert tf.nn.conv2d_transpose(p, w, [10, 10], [1, 2, 2, 1], "SAME").shape.as_list() == [None, 10, 10, 3]
+    nchw = tf.nn.conv2d_transpose(tf.placeholder(tf.float32, [None, 2, 5, 5]), w, [10, 10], [1, 1, 2, 2], "SAME",
+                                  data_format="NCHW")
+    assert nchw.shape.as_list() == [None, 3, 10, 10]
+    with pytest.raises(ValueError, match=r"Dimensions must be equal, but are 3 and 2 for .*partial shapes: "
+                                         r"input\[0\] = \[3,10,10,3\]"):
+        tf.nn.conv2d_transpose(x, w, [3, 10, 10, 3], [1, 2, 2, 1], "SAME")
+    with pytest.raises(ValueError, match="Dimensions must be equal, but are 2 and 5"):
+        tf.nn.conv2d_transpose(x, tf.ones([3, 3, 3, 5]), [2, 10, 10, 3], [1, 2, 2, 1], "SAME")
+    with pytest.raises(ValueError, match=r"requires input_sizes to contain 4 values or 2 values, but got: 3 .*"
+                                         r"\[1,5,5,2\]\.$"):
+        tf.nn.conv2d_transpose(tf.ones([1, 5, 5, 2]), w, [1, 10, 10], [1, 2, 2, 1], "SAME")
+    with pytest.raises(TypeError, match="has type int64 that does not match expected type of int32"):
+        tf.nn.conv2d_transpose(x, w, tf.constant([2, 10, 10, 3], tf.int64), [1, 2, 2, 1], "SAME")
+    np_t = tf.nn.conv2d_transpose(np.ones([1, 5, 5, 2], np.float32), np.ones([3, 3, 3, 2], np.float32),
+                                  [1, 10, 10, 3], [1, 2, 2, 1], "SAME")
+    ops = [op.name for op in tf.get_default_graph().get_operations() if op.name.startswith(np_t.op.name)]
+    assert ops[-4:] == [np_t.op.name + "/input_sizes", np_t.op.name + "/filter", np_t.op.name + "/out_backprop",
+                        np_t.op.name]
+    v = _run(np_t)
+    # reference: scatter each input pixel's filter taps (stride 2; SAME pads 0 before, 1 after)
+    ref = np.zeros((11, 11))
+    for i in range(5):
+        for j in range(5):
+            ref[2 * i:2 * i + 3, 2 * j:2 * j + 3] += 2.0
+    np.testing.assert_array_equal(v[0, :, :, 1], ref[:10, :10])
