@@ -84,8 +84,9 @@ def _truediv(x, y, name, op_type="RealDiv", default="truediv", x_dtype=None):
         y = y if isinstance(y, Tensor) else convert_to_tensor(y, preferred_dtype=dt, name="y")
         if y.dtype.base_dtype is not dt:
             raise TypeError(f"`x` and `y` must have the same dtype, got {dt!r} != {y.dtype.base_dtype!r}.")
-        if op_type == "RealDiv" and dt.name not in _TRUEDIV_KEYS:
-            raise TypeError(f"Invalid dtype {dt!r} in __truediv__. Expected one of "
+        if dt.name not in _TRUEDIV_KEYS:
+            where = "__truediv__" if op_type == "RealDiv" else "tf.math.divide_no_nan"
+            raise TypeError(f"Invalid dtype {dt!r} in {where}. Expected one of "
                             f"{{{', '.join('tf.' + k for k in _TRUEDIV_KEYS)}}}.")
         to = _TRUEDIV_CAST.get(dt.name)
         if to is not None:
@@ -156,6 +157,11 @@ def negative(x, name=None):
     return _unary("Neg", x, name or "Neg", allowed=_SIGNED)
 
 
+# Abs's and Square's T lists, in the order TF's TypeError prints them
+_ABS = ("bfloat16", "float16", "float32", "float64", "int8", "int16", "int32", "int64")
+_SQUARE = _ABS + ("uint8", "uint16", "uint32", "uint64", "complex64", "complex128")
+
+
 def abs(x, name=None):  # noqa: A001
     """|x| elementwise (for complex x: the magnitude, of the real dtype)."""
     if not isinstance(x, Tensor):
@@ -165,17 +171,24 @@ def abs(x, name=None):  # noqa: A001
         real = _dtypes.float32 if x.dtype.base_dtype is _dtypes.complex64 else _dtypes.float64
         return apply_op("ComplexAbs", [x], [real], name or "Abs", attrs={"T": x.dtype.base_dtype,
                                                                           "Tout": real})
-    return _unary("Abs", x, name or "Abs", allowed=_SIGNED)
+    return _unary("Abs", x, name or "Abs", allowed=_ABS)
 
 
 def sign(x, name=None):
-    """-1, 0 or 1 by the sign of x (NaN stays NaN)."""
+    """-1, 0 or 1 by the sign of x (NaN stays NaN); x / |x| for complex x (0 at 0), built as TF
+    builds it: DivNoNan(x, Cast(ComplexAbs(x)))."""
+    x = convert_to_tensor(x, name="x") if not isinstance(x, Tensor) else x
+    if x.dtype.is_complex:
+        dt = x.dtype.base_dtype
+        real = _dtypes.float32 if dt is _dtypes.complex64 else _dtypes.float64
+        mag = apply_op("ComplexAbs", [x], [real], "ComplexAbs", attrs={"T": dt, "Tout": real})
+        return _binary("DivNoNan", x, cast(mag, dt), name or "DivNoNan")
     return _unary("Sign", x, name or "Sign", allowed=_SIGNED)
 
 
 def square(x, name=None):
     """x * x elementwise."""
-    return _unary("Square", x, name or "Square", allowed=_SIGNED)
+    return _unary("Square", x, name or "Square", allowed=_SQUARE)
 
 
 def _float_unary(op_type, allowed=_FLOAT_CPLX, doc=""):
@@ -239,9 +252,11 @@ def is_finite(x, name=None):
 def conj(x, name=None):
     """Complex conjugate; real tensors are returned unchanged."""
     x = convert_to_tensor(x)
-    if not x.dtype.is_complex:
+    if x.dtype.is_complex or x.dtype.base_dtype is _dtypes.variant:
+        return _unary("Conj", x, name or "Conj", allowed=None)
+    if x.dtype.is_floating or x.dtype.is_integer or x.dtype.base_dtype is _dtypes.bfloat16:
         return x
-    return _unary("Conj", x, name or "Conj", allowed=None)
+    raise TypeError(f"Expected numeric or variant tensor, got dtype {x.dtype.base_dtype!r}.")
 
 
 def real(input, name=None):  # noqa: A002

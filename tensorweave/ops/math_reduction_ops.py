@@ -160,6 +160,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=None, name=None, reductio
     keepdims = bool(keepdims) if keepdims is not None else False
     with _name_scope(name, "ReduceLogSumExp", [input_tensor]) as scope:
         x = convert_to_tensor(input_tensor)
+        _check_allowed("input", x.dtype, _MAX)   # TF's first op is the Max
         _check_allowed("x", x.dtype, _FLOAT)
         raw_max = reduce_max(x, axis=axis, keepdims=True)
         a = _a(x)
@@ -419,7 +420,7 @@ registry.register_op("Cumprod", shape_fn=unchanged_shape)
 def _scan(op_type, x, axis, exclusive, reverse, name):
     with _name_scope(name, op_type, [x]) as scope:
         x = _dense(x, name="x")
-        _check_allowed("x", x.dtype, _NUMBER)
+        _check_allowed("x", x.dtype, _SUM)
         ax = axis if isinstance(axis, Tensor) else convert_to_tensor(axis, name="axis",
                                                                     preferred_dtype=_dtypes.int32)
         _check_allowed("axis", ax.dtype, _INDEX)

@@ -81,3 +81,74 @@ def test_cumsum_starts_from_positive_zero_and_floormod_keeps_negative_zero():
         assert _signs(cp) == [[True, True], [False, True]]
         assert _signs(fm) == [[True, False], [False, True]]
         assert _signs(fmp) == [True, True]
+
+
+def test_build_time_type_lists_as_tf():
+    # messages recorded from TF 2.21
+    with tf.Graph().as_default():
+        b, s, c = tf.constant([True]), tf.constant(["a"]), tf.constant([1j])
+        cases = [
+            (lambda: tf.abs(tf.constant([1], tf.uint8)), "DataType uint8 not in list of allowed values: "
+             "bfloat16, float16, float32, float64, int8, int16, int32, int64$"),
+            (lambda: tf.square(b), "int64, uint8, uint16, uint32, uint64, complex64, complex128$"),
+            (lambda: tf.cumsum(b), "parameter 'x' has DataType bool not in list of allowed values: float32, "
+             "float64, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, "
+             "quint16, uint16, complex128, float16, uint32, uint64$"),
+            (lambda: tf.reduce_logsumexp(c), "parameter 'input' has DataType complex128 not in list"),
+            (lambda: tf.norm(b), r"^Expected numeric or variant tensor, got dtype tf.bool.$"),
+            (lambda: tf.ones_like(s), r"^Expected string, but got 1 of type 'int'.$"),
+            (lambda: tf.ones([2], tf.string), r"^Expected string, but got 1 of type 'int'.$"),
+            (lambda: tf.math.divide_no_nan(b, b), r"^Invalid dtype tf.bool in tf.math.divide_no_nan. Expected "
+             r"one of \{tf.uint8, tf.int8, .*, tf.complex128\}.$"),
+        ]
+        for build, msg in cases:
+            with pytest.raises(TypeError, match=msg):
+                build()
+        sq = tf.square(tf.constant([7, 3], tf.uint16))
+        assert sq.dtype == tf.uint16 and _run(sq)[0].tolist() == [49, 9]
+
+
+def test_sign_of_complex_is_div_no_nan_by_its_magnitude():
+    with tf.Graph().as_default():
+        x = tf.constant([-7, 0, 3 + 4j], tf.complex64)
+        r = tf.sign(x)
+        assert (r.op.type, r.name, r.dtype) == ("DivNoNan", "DivNoNan:0", tf.complex64)
+        assert [i.op.type for i in r.op.inputs] == ["Const", "Cast"]
+        np.testing.assert_allclose(_run(r)[0], [-1, 0, 0.6 + 0.8j], rtol=1e-6)
+
+
+@pytest.mark.parametrize("build,op_type,attrs", [
+    (lambda: tf.truncatemod(tf.constant([1.], tf.float16), tf.constant([1.], tf.float16)), "TruncateMod",
+     "T=DT_HALF"),
+    (lambda: tf.floordiv(tf.constant([1j]), tf.constant([1j])), "FloorDiv", "T=DT_COMPLEX128"),
+    (lambda: tf.truncatediv(tf.constant([1j], tf.complex64), tf.constant([1j], tf.complex64)), "TruncateDiv",
+     "T=DT_COMPLEX64"),
+    (lambda: tf.round(tf.constant([1j])), "Round", "T=DT_COMPLEX128"),
+    (lambda: tf.rint(tf.constant([1.], tf.float16)), "Rint", "T=DT_HALF"),
+    (lambda: tf.unique(tf.constant([1j])).y, "Unique", "T=DT_COMPLEX128, out_idx=DT_INT32"),
+    (lambda: tf.unique_with_counts(tf.constant([1j]), tf.int64).count, "UniqueWithCounts",
+     "T=DT_COMPLEX128, out_idx=DT_INT64"),
+])
+def test_dtypes_without_a_cpu_kernel_fail_at_run_time(build, op_type, attrs):
+    # TF 2.21: InvalidArgumentError "No OpKernel was registered to support Op ..."
+    with tf.Graph().as_default():
+        r = build()
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=f"No OpKernel was registered to support Op '{op_type}' used by "
+                                 f"{{{{node {r.op.name}}}}} with these attrs: \\[{attrs}\\]"):
+            _run(r)
+
+
+def test_complex_reciprocal_rsqrt_and_mean_as_tf():
+    # values and signed zeros recorded from TF 2.21
+    with tf.Graph().as_default():
+        x = tf.constant([-7, 3, 9], tf.complex64)
+        y = tf.constant([-7, 3, 9], tf.complex128)
+        rx, ry, qx, mean = _run(tf.reciprocal(x), tf.reciprocal(y), tf.rsqrt(x), tf.reduce_mean(y))
+        for r in (rx, ry):
+            np.testing.assert_allclose(r.real, [-1 / 7, 1 / 3, 1 / 9], rtol=1e-6)
+            assert _signs(r.imag) == [True, False, False]
+        assert qx[0].imag == np.float32(-0.37796447) and _signs(qx.imag) == [True, True, True]
+        assert mean == 1.6666666666666667 + 0j
+        z = tf.constant([3.3 - 7.1j] * 11, tf.complex64)
+        assert _run(tf.reciprocal(z))[0][-1].imag == np.float32(0.11582382)

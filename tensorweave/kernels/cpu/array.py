@@ -793,6 +793,9 @@ def _invert_permutation(op, ctx):
 
 @register_kernel("Unique")
 def _unique(op, ctx):
+    if op._attrs["T"].is_complex:
+        from .math import no_kernel
+        return no_kernel(op, "T", "out_idx")
     xp = ctx.xp
     idx_dt = op._get_attr("out_idx").as_numpy_dtype
 

@@ -35,6 +35,9 @@ def _roll(op, ctx):
 
 @register_kernel("UniqueWithCounts")
 def _unique_with_counts(op, ctx):
+    if op._attrs["T"].is_complex:
+        from .math import no_kernel
+        return no_kernel(op, "T", "out_idx")
     idx_dt = op._get_attr("out_idx").as_numpy_dtype
 
     def unique_with_counts(x):

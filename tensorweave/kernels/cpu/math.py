@@ -40,6 +40,26 @@ def _invalid(msg):
     return errors.InvalidArgumentError(None, None, msg)
 
 
+_DT_ENUM = {"float16": "HALF", "float32": "FLOAT", "float64": "DOUBLE"}
+
+
+def no_kernel(op, *attrs):
+    """A kernel that fails as TF does for a dtype it registers no CPU kernel for (only at run
+    time here: TF fails the whole session's placement)."""
+    shown = ", ".join(f"{a}=DT_{_DT_ENUM.get(op._attrs[a].name, op._attrs[a].name.upper())}"
+                      for a in (attrs or ("T",)))
+    msg = (f"No OpKernel was registered to support Op '{op._type}' used by {{{{node {op.name}}}}} "
+           f"with these attrs: [{shown}]")
+
+    def unregistered(*args):
+        raise _invalid(msg)
+    return unregistered
+
+
+def _dtype_of(op, i=0):
+    return op._inputs[i]._dtype.base_dtype
+
+
 def _is_int(op, i=0):
     dt = op._inputs[i]._dtype.base_dtype
     return dt.is_integer
@@ -63,7 +83,7 @@ for _t, _f in [("Add", np.add), ("AddV2", np.add), ("Sub", np.subtract), ("Mul",
                ("Sin", np.sin), ("Cos", np.cos), ("Tan", np.tan), ("Asin", np.arcsin),
                ("Acos", np.arccos), ("Atan", np.arctan), ("Atan2", np.arctan2), ("Sinh", np.sinh),
                ("Cosh", np.cosh), ("Floor", np.floor), ("Ceil", np.ceil),
-               ("Round", np.round), ("Rint", np.rint), ("IsNan", np.isnan), ("IsInf", np.isinf),
+               ("IsNan", np.isnan), ("IsInf", np.isinf),
                ("IsFinite", np.isfinite), ("Equal", np.equal), ("NotEqual", np.not_equal),
                ("Less", np.less), ("LessEqual", np.less_equal), ("Greater", np.greater),
                ("GreaterEqual", np.greater_equal), ("LogicalAnd", np.logical_and),
@@ -154,14 +174,6 @@ def _squared_difference(op, ctx):
     return squared_difference
 
 
-@register_kernel("Rsqrt")
-def _rsqrt(op, ctx):
-    def rsqrt(x):
-        r = np.sqrt(x)
-        return np.reciprocal(r, out=r) if isinstance(r, np.ndarray) else np.reciprocal(r)
-    return rsqrt
-
-
 @register_kernel("Sigmoid")
 def _sigmoid(op, ctx):
     one = op._inputs[0]._dtype.base_dtype.as_numpy_dtype(1)
@@ -187,14 +199,14 @@ def _erf_kernel(op, ctx):
     return erf
 
 
-@register_kernel("Reciprocal")
-def _reciprocal(op, ctx):
-    if _is_int(op):
-        def reciprocal_int(x):
-            raise _invalid(f"No OpKernel was registered to support Op 'Reciprocal' used by {{{{node "
-                           f"{op.name}}}}} with these attrs: [T=DT_{op._inputs[0].dtype.name.upper()}]")
-        return reciprocal_int
-    return np.reciprocal
+@register_kernel("Round")
+def _round(op, ctx):
+    return no_kernel(op) if _dtype_of(op).is_complex else getattr(ctx.xp, "round", np.round)
+
+
+@register_kernel("Rint")
+def _rint(op, ctx):
+    return no_kernel(op) if _dtype_of(op).name == "float16" else getattr(ctx.xp, "rint", np.rint)
 
 
 # -- gradient helper ops (TF's TanhGrad etc.: one kernel instead of a chain of ops) ----------------
@@ -270,10 +282,7 @@ def _trunc_zero():
 @register_kernel("RealDiv")
 def _realdiv(op, ctx):
     if _is_int(op):
-        def realdiv_int(x, y):
-            raise _invalid(f"No OpKernel was registered to support Op 'RealDiv' used by {{{{node "
-                           f"{op.name}}}}} with these attrs: [T=DT_{op._inputs[0].dtype.name.upper()}]")
-        return realdiv_int
+        return no_kernel(op)
     return np.true_divide
 
 
@@ -290,6 +299,8 @@ def _div_no_nan(op, ctx):
 
 @register_kernel("FloorDiv")
 def _floordiv(op, ctx):
+    if _dtype_of(op).is_complex:
+        return no_kernel(op)
     if _is_int(op):
         def floordiv_int(x, y):
             if _zero_divisor(x, y):
@@ -319,6 +330,8 @@ def _floormod(op, ctx):
 
 @register_kernel("TruncateDiv")
 def _truncatediv(op, ctx):
+    if _dtype_of(op).is_complex:
+        return no_kernel(op)
     if _is_int(op):
         def truncatediv_int(x, y):
             if _zero_divisor(x, y):
@@ -336,6 +349,8 @@ def _truncatediv(op, ctx):
 
 @register_kernel("TruncateMod")
 def _truncatemod(op, ctx):
+    if _dtype_of(op).name == "float16":
+        return no_kernel(op)
     if _is_int(op):
         def truncatemod_int(x, y):
             if _zero_divisor(x, y):
@@ -645,6 +660,19 @@ def _mean(axes, keep, dt, xp=np):
             q = np.abs(s) // n
             return np.asarray(np.where(s < 0, -q, q), dtype=dt)
         return mean_int
+
+    if np.issubdtype(dt, np.complexfloating) and xp is np:
+        def mean_complex(x):
+            # Eigen divides the sum by the real count part by part (NumPy's complex division
+            # can round differently: 5/3 ends in ...65, TF's in ...67)
+            s = np.sum(x, axis=axes, dtype=dt, keepdims=keep)
+            n = int(np.prod([np.shape(x)[a] for a in axes])) if axes else 1
+            real = s.real.dtype.type(n)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out = np.empty(np.shape(s), dt)
+                out.real, out.imag = s.real / real, s.imag / real
+            return out if np.ndim(s) else out[()]
+        return mean_complex
 
     exact = _tf_order_reduction(tf_order.reduce_mean, axes, keep, dt, xp)
 

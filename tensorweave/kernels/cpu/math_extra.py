@@ -1,12 +1,89 @@
 """CPU kernels for ops/math_special_ops.py: CumulativeLogsumexp, NextAfter and the modified Bessel
-functions (SciPy's i0/i0e/i1/i1e)."""
+functions (SciPy's i0/i0e/i1/i1e); Reciprocal and Rsqrt (complex division as TF's)."""
 
 import numpy as np
 
 from ...framework import errors
 from ..registry import register_kernel
 
-from .math import scipy_special
+from .math import _is_int, no_kernel, scipy_special
+
+
+# complex values per AVX packet in Eigen (Packet4cf, Packet2cd): the last n % P take the scalar path
+_CPACKET = {np.dtype(np.complex64): 4, np.dtype(np.complex128): 2}
+
+
+def _complex(re, im, dtype):
+    out = np.empty(np.shape(re), dtype)
+    out.real, out.imag = re, im
+    return out
+
+
+def _complex_inverse(y):
+    """1 / y as TF's Reciprocal computes it (measured on TF 2.21), so signed zeros match
+    (1 / (3+0j) is 0.333+0j, NumPy's is 0.333-0j): Eigen's packet pdiv_complex (scaled by
+    max(|re|, |im|), in y's precision) on whole packets, libgcc's complex division on the tail
+    (complex64 in double precision, complex128 by Smith's method)."""
+    y = np.asarray(y)
+    c, d = y.real, y.imag
+    one, zero = c.dtype.type(1), c.dtype.type(0)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        m = np.maximum(np.abs(c), np.abs(d))
+        cs, ds = c / m, d / m
+        denom = cs * cs + ds * ds
+        out = _complex((one * cs - zero * -ds) / denom / m, (one * -ds + zero * cs) / denom / m, y.dtype)
+        tail = y.size % _CPACKET[y.dtype]
+        if tail:
+            ct, dt = c.reshape(-1)[-tail:], d.reshape(-1)[-tail:]
+            if y.dtype == np.complex64:
+                c2, d2 = ct.astype(np.float64), dt.astype(np.float64)
+                den = c2 * c2 + d2 * d2
+                t = _complex(c2 / den, (0.0 * c2 - d2) / den, y.dtype)
+            else:
+                small = np.abs(ct) < np.abs(dt)
+                r = np.where(small, ct / dt, dt / ct)
+                den = np.where(small, ct * r + dt, dt * r + ct)
+                t = _complex(np.where(small, r + 0.0, 1.0 + 0.0 * r) / den,
+                             np.where(small, 0.0 * r - 1.0, 0.0 - r) / den, y.dtype)
+            out.reshape(-1)[-tail:] = t
+    return out
+
+
+def _complex_rsqrt(z):
+    """1 / sqrt(z) by Eigen's complex_rsqrt (TF's Rsqrt of complex, in z's precision)."""
+    z = np.asarray(z)
+    x, y = z.real, z.imag
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        abs_z = np.hypot(x, y)
+        w = np.sqrt(x.dtype.type(0.5) * (np.abs(x) + abs_z))
+        woz = w / abs_z
+        two = x.dtype.type(2)
+        re = np.where(x >= 0, woz, np.abs(y) / (two * w * abs_z))
+        im = np.where(x >= 0, -y / (two * w * abs_z), np.where(y < 0, woz, -woz))
+        inf = np.isinf(x) | np.isinf(y)
+        re = np.where(abs_z == 0, np.inf, np.where(inf, 0, re))
+        im = np.where(abs_z == 0, np.nan, np.where(inf, 0, im))
+    return _complex(re, im, z.dtype)
+
+
+@register_kernel("Reciprocal")
+def _reciprocal(op, ctx):
+    if _is_int(op):
+        return no_kernel(op)
+    if op._inputs[0]._dtype.base_dtype.is_complex and ctx.xp is np:
+        return _complex_inverse
+    return ctx.xp.reciprocal
+
+
+@register_kernel("Rsqrt")
+def _rsqrt(op, ctx):
+    if op._inputs[0]._dtype.base_dtype.is_complex and ctx.xp is np:
+        return _complex_rsqrt
+
+    def rsqrt(x):
+        r = ctx.xp.sqrt(x)
+        return ctx.xp.reciprocal(r, out=r) if isinstance(r, ctx.xp.ndarray) else ctx.xp.reciprocal(r)
+    return rsqrt
 
 
 def _bad(msg):
