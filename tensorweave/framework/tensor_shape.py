@@ -17,8 +17,6 @@ class Dimension:
             return
         if isinstance(value, Dimension):
             value = value.value
-        if isinstance(value, (str, bytes, float)):
-            raise TypeError(f"Dimension value must be integer or None, got {value!r}")
         try:
             v = int(value.__index__())
         except AttributeError:
@@ -37,14 +35,11 @@ class Dimension:
         return "?" if self._value is None else str(self._value)
 
     def __int__(self):
-        if self._value is None:
-            raise TypeError("Cannot convert unknown Dimension to int")
-        return self._value
+        return self._value  # (None: Python's "__int__ returned non-int" TypeError, as in TF)
 
     __index__ = __int__
 
-    def __hash__(self):
-        return hash(self._value)
+    __hash__ = None  # (TF's Dimension defines __eq__ only: unhashable)
 
     def __eq__(self, other):
         try:
@@ -108,6 +103,17 @@ class Dimension:
 
     def __mod__(self, o):
         return self._arith(o, lambda a, b: a % b)
+
+    def __rmod__(self, o):
+        return as_dimension(o) % self
+
+    def __truediv__(self, other):
+        raise TypeError(f"unsupported operand type(s) for /: 'Dimension' and '{type(other).__name__}', "
+                        "please use // instead")
+
+    def __rtruediv__(self, other):
+        raise TypeError(f"unsupported operand type(s) for /: '{type(other).__name__}' and 'Dimension', "
+                        "please use // instead")
 
     def _cmp(self, other, fn):
         other = as_dimension(other)
@@ -205,7 +211,13 @@ class TensorShape:
                 raise IndexError("list index out of range")  # TF keeps its dimensions in a list
             return self._dims[key]
         if isinstance(key, slice):
-            return unknown_shape()
+            # (TF: a slice of an unknown shape with known non-negative bounds has their rank)
+            start = 0 if key.start is None else key.start
+            if key.step is not None:
+                raise ValueError("Steps are not yet handled")
+            if key.stop is None or start < 0 or key.stop < 0:
+                return unknown_shape()
+            return unknown_shape(rank=key.stop - start)
         return Dimension(None)
 
     def __eq__(self, other):
