@@ -23,17 +23,38 @@ class DType:
         self._base = base if base is not None else self
 
     name = property(lambda self: self._name)
-    as_numpy_dtype = property(lambda self: self._np.type if self._np is not None else _QNP.get(self._base._name, object))
+    @property
+    def as_numpy_dtype(self):
+        """The NumPy type of this dtype (TF's table: `object` for string, `np.object_` for
+        string_ref, a structured dtype for the quantized types, ml_dtypes' bfloat16)."""
+        name = self._base._name
+        if name in ("resource", "variant"):
+            raise KeyError(_ENUM[self._base] + (100 if self._is_ref else 0))
+        if name == "string" and not self._is_ref:
+            return object
+        if name == "bfloat16":
+            return _bfloat16_np() or object
+        return self._np.type if self._np is not None else _QNP.get(name, object)
+
     base_dtype = property(lambda self: self._base)
     real_dtype = property(lambda self: _REAL.get(self._base, self))  # complex64 -> float32, as TF
     is_bool = property(lambda self: self._base is bool_)
-    is_floating = property(lambda self: self._np is not None and self._np.kind == "f")
+    is_floating = property(lambda self: self._np is not None and self._np.kind == "f" or self._base._name == "bfloat16")
     is_complex = property(lambda self: self._np is not None and self._np.kind == "c")
     is_integer = property(lambda self: self._np is not None and self._np.kind in "iu")
     is_unsigned = property(lambda self: self._np is not None and self._np.kind == "u")
     is_quantized = property(lambda self: self._name.startswith(("qint", "quint")))
-    is_numpy_compatible = property(lambda self: self._np is not None)
-    size = property(lambda self: self._np.itemsize if self._np is not None else 1)
+    is_numpy_compatible = property(lambda self: self._base._name not in ("resource", "variant"))
+
+    @property
+    def size(self):
+        """Bytes per element (0 for string, resource and variant, as TF)."""
+        name = self._base._name
+        if name in ("string", "resource", "variant"):
+            return 0
+        if name == "bfloat16":
+            return 2
+        return self._np.itemsize if self._np is not None else _QNP[name].itemsize
 
     @property
     def _is_ref_dtype(self):
@@ -61,6 +82,8 @@ class DType:
         err = self._unordered("minimum")
         if err is not None:
             raise err
+        if self._base._name == "bfloat16" and _bfloat16_np() is not None:
+            return _bfloat16_finfo().min
         if self.is_floating:
             return np.finfo(self._np).min
         if self.is_integer:
@@ -73,6 +96,8 @@ class DType:
         err = self._unordered("maximum")
         if err is not None:
             raise err
+        if self._base._name == "bfloat16" and _bfloat16_np() is not None:
+            return _bfloat16_finfo().max
         if self.is_floating:
             return np.finfo(self._np).max
         if self.is_integer:
@@ -82,13 +107,15 @@ class DType:
     @property
     def limits(self):
         """TF's image intensity limits: (0, max of its range table); floats are (0, 1)."""
+        self.as_numpy_dtype  # (resource, variant: TF's KeyError)
         if self._np is None or self._np.type not in _DTYPE_RANGE:
             raise ValueError(str(self) + " does not have defined limits.")
         return 0, _DTYPE_RANGE[self._np.type][1]
 
     def is_compatible_with(self, other):
+        """TF's rule: a value dtype is compatible with its `_ref` twin, not the other way."""
         other = as_dtype(other)
-        return self._base is other._base
+        return self is other or self is other._base
 
     def __eq__(self, other):
         if other is None:
@@ -211,6 +238,20 @@ def as_dtype(type_value):
                 return dt
     raise TypeError(f"Cannot convert the argument `type_value`: {type_value!r} "
                     "to a TensorFlow DType.")
+
+
+def _bfloat16_np():
+    """ml_dtypes' bfloat16 NumPy type where that package is installed (TF's own), else None."""
+    try:
+        import ml_dtypes
+    except ImportError:
+        return None
+    return ml_dtypes.bfloat16
+
+
+def _bfloat16_finfo():
+    import ml_dtypes
+    return ml_dtypes.finfo(ml_dtypes.bfloat16)
 
 
 # `tf.bool` shadows the builtin inside this module only from here on.
