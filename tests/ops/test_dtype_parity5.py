@@ -152,3 +152,21 @@ def test_complex_reciprocal_rsqrt_and_mean_as_tf():
         assert mean == 1.6666666666666667 + 0j
         z = tf.constant([3.3 - 7.1j] * 11, tf.complex64)
         assert _run(tf.reciprocal(z))[0][-1].imag == np.float32(0.11582382)
+
+
+def test_integer_pow_by_constant_minus_one_is_tf_reciprocal_not_found():
+    # TF 2.21: Grappler rewrites pow(x, -1) to Reciprocal (no integer kernel): NotFoundError;
+    # other negative exponents reach Pow's own InvalidArgumentError
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.int32)
+        r1 = tf.pow(p, -1)
+        r2 = tf.pow(tf.constant([[2, 3]]), tf.constant([[-1], [-1]]))
+        r3 = tf.pow(tf.constant([2]), -2)
+        with pytest.raises(tf.errors.NotFoundError, match="No registered 'Reciprocal' OpKernel for 'CPU' "
+                                                          "devices compatible with node {{node Pow}}"):
+            _run(r1, feed={p: [2]})
+        with pytest.raises(tf.errors.NotFoundError):
+            _run(r2)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Integers to negative integer powers"):
+            _run(r3)
+        assert _run(tf.pow(tf.constant([2, 3]), 40))[0].tolist() == [0, 689956897]

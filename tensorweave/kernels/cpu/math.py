@@ -363,6 +363,14 @@ def _truncatemod(op, ctx):
 @register_kernel("Pow")
 def _pow(op, ctx):
     if _is_int(op):
+        exp = constant_value(op._inputs[1]) if op._inputs[1]._op._type == "Const" else None
+        if exp is not None and np.size(exp) and np.all(exp == -1):
+            # Grappler's ConvertPow makes pow(x, -1) a Reciprocal, which has no integer kernel
+            def pow_reciprocal(x, y):
+                raise errors.NotFoundError(None, None, f"No registered 'Reciprocal' OpKernel for 'CPU' "
+                                                       f"devices compatible with node {{{{node {op.name}}}}}")
+            return pow_reciprocal
+
         def pow_int(x, y):
             if np.any(np.less(y, 0)):
                 raise _invalid("Integers to negative integer powers are not allowed")
