@@ -373,18 +373,32 @@ def _get_sequence(value, n, channel_index, name):
     return [1, 1] + value if channel_index == 1 else [1] + value + [1]
 
 
-def _dilated_convolution(x, w, padding, strides, rate, name, data_format, n, num_batch):
-    """TF's Convolution class: strides and rates per spatial dim, the op run by space_to_batch."""
-    from .nn_misc_ops import space_to_batch_op
+def _dilated_args(n, strides, rate):
+    """TF's _get_strides_and_dilation_rate: both as int32 arrays of n, checked in TF's order."""
+    if rate is None:
+        rate = [1] * n
+    elif len(rate) != n:
+        raise ValueError(f"`len(dilation_rate)` should be {n}. Received: dilation_rate={rate} of length {len(rate)}")
     rate = np.array(rate, np.int32)
     if np.any(rate < 1):
         raise ValueError(f"all values of `dilation_rate` must be positive. Received: dilation_rate={rate}")
+    if strides is None:
+        strides = [1] * n
+    elif len(strides) != n:
+        raise ValueError(f"`len(strides)` should be {n}. Received: strides={strides} of length {len(strides)}")
     strides = np.array(strides, np.int32)
     if np.any(strides < 1):
         raise ValueError(f"all values of `strides` must be positive. Received: strides={strides}")
     if np.any(strides > 1) and np.any(rate > 1):
         raise ValueError("`strides > 1` not supported in conjunction with `dilation_rate > 1`. "
                          f"Received: strides={strides} and dilation_rate={rate}")
+    return strides, rate
+
+
+def _dilated_convolution(x, w, padding, strides, rate, name, data_format, n, num_batch):
+    """TF's Convolution class: strides and rates per spatial dim, the op run by space_to_batch."""
+    from .nn_misc_ops import space_to_batch_op
+    strides, rate = _dilated_args(n, strides, rate)
     nc = data_format is not None and data_format.startswith("NC")
     spatial = range(num_batch + 1, n + num_batch + 1) if nc else range(num_batch, n + num_batch)
     s = [int(v) for v in strides]

@@ -245,36 +245,39 @@ def pool(input, window_shape, pooling_type, padding, dilation_rate=None, strides
          name=None, data_format=None, dilations=None):
     """tf.nn.pool for 1-D, 2-D and 3-D windows ("MAX" or "AVG"): the pool op takes the scope's name
     ("max_pool:0" / "avg_pool:0"), as in TF. With `dilation_rate` > 1 (VALID padding, unit
-    strides) the window has holes, computed through space_to_batch_nd as TF does."""
+    strides) the window has holes: the pool runs between SpaceToBatchND and BatchToSpaceND
+    (with_space_to_batch), as TF builds it."""
+    from .conv_ops import _dilated_args
+    from .nn_misc_ops import with_space_to_batch
     if dilation_rate is not None and dilations is not None:
         raise ValueError("Cannot specify both 'dilation_rate' and 'dilations'")
     dilation_rate = dilation_rate if dilation_rate is not None else dilations
-    if pooling_type not in ("MAX", "AVG"):
-        raise ValueError(f"Invalid pooling_type: {pooling_type}")
-    window_shape = [int(v) for v in window_shape]
-    n = len(window_shape)
-    if n not in (1, 2, 3):
-        raise ValueError(f"tf.nn.pool supports 1-D, 2-D and 3-D windows, got {n}-D")
-    strides = [1] * n if strides is None else [int(v) for v in strides]
-    dilation = [1] * n if dilation_rate is None else [int(v) for v in dilation_rate]
-    if any(d != 1 for d in dilation) and any(s != 1 for s in strides):
-        raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
-                         f"strides={_np_str(strides)} and dilation_rate={_np_str(dilation)}")
-    from ..framework.constant_op import constant
-    with name_scope(name, ("max_pool" if pooling_type == "MAX" else "avg_pool"), [input]) as scope:
+    with name_scope(name, "%s_pool" % str(pooling_type).lower(), [input]) as scope:
         x = convert_to_tensor(input, name="input")
-        if any(d != 1 for d in dilation):
-            if padding == "SAME":
-                raise ValueError(f"pooling with 'SAME' padding is not implemented for `dilation_rate` > 1. "
-                                 f"Received: padding={padding} and dilation_rate={_np_str(dilation)}")
-            if any(s > w for s, w in zip(strides, window_shape)):
-                raise ValueError(f"`strides` > `window_shape` not supported due to inconsistency between CPU and "
-                                 f"GPU implementations. Received: strides={_np_str(strides)} and "
-                                 f"window_shape={_np_str(window_shape)}")
-            constant(dilation, name="dilation_rate")
-            return _dilated_pool(x, window_shape, pooling_type, dilation, data_format, scope)
-        constant(dilation, name="dilation_rate")
-        return _plain_pool(x, window_shape, pooling_type, padding, strides, data_format, scope)
+        n = len(window_shape)
+        if n < 1 or n > 3:
+            raise ValueError(f"`len(window_shape)` must be 1, 2, or 3. Received: window_shape={window_shape} of "
+                             f"length {n}")
+        x.shape.with_rank(n + 2)
+        strides, dilation = _dilated_args(n, strides, dilation_rate)
+        if padding == "SAME" and np.any(dilation > 1):
+            raise ValueError(f"pooling with 'SAME' padding is not implemented for `dilation_rate` > 1. "
+                             f"Received: padding={padding} and dilation_rate={dilation}")
+        if np.any(strides > window_shape):
+            raise ValueError(f"`strides` > `window_shape` not supported due to inconsistency between CPU and GPU "
+                             f"implementations. Received: strides={strides} and window_shape={window_shape}")
+        if pooling_type not in ("MAX", "AVG"):
+            raise ValueError(f"{n}-D {pooling_type} pooling is not supported.")
+        nc = data_format is not None and data_format.startswith("NC")
+        if n == 1 and data_format not in (None, "NWC", "NCW"):
+            raise ValueError(f"data_format must be either 'NWC' or 'NCW'. Received: data_format={data_format}")
+        window = [int(v) for v in window_shape]
+        unit = [int(v) for v in strides]
+
+        def op(converted, _, pad):
+            return _plain_pool(converted, window, pooling_type, pad, unit, data_format, scope)
+        return with_space_to_batch(x, dilation, padding, op, spatial_dims=range(2, n + 2) if nc else range(1, n + 1),
+                                   filter_shape=window_shape)
 
 
 def _np_str(values):
@@ -295,32 +298,3 @@ def _plain_pool(x, window_shape, pooling_type, padding, strides, data_format, sc
     fmt = data_format or "NHWC"
     fn = max_pool if pooling_type == "MAX" else avg_pool
     return fn(x, window_shape, strides, padding, data_format=fmt, name=scope)
-
-
-def _dilated_pool(x, window_shape, pooling_type, dilation, data_format, scope):
-    """VALID pooling with holes, as TF's with_space_to_batch does it: pad the spatial dims up to
-    a multiple of the rate, move each rate phase into the batch (SpaceToBatchND), pool
-    densely, move back and crop (BatchToSpaceND)."""
-    from . import array_extra_ops
-    from ..framework.constant_op import constant
-    n = len(window_shape)
-    first = 2 if data_format is not None and data_format.startswith("NC") else 1
-    dims = x.shape.with_rank(n + 2).as_list()
-    spatial = dims[first:first + n]
-    if any(d is None for d in spatial):
-        raise NotImplementedError("tf.nn.pool with dilation_rate > 1 needs the input's spatial dimensions to be "
-                                  "known in tensorweave")
-    extra = [(-d) % r for d, r in zip(spatial, dilation)]
-    with name_scope("required_space_to_batch_paddings"):
-        constant(spatial, name="input_shape")
-        constant([[0, 0]] * n, name="base_paddings")
-        # TF folds these to constants and passes the values on (SpaceToBatchND/paddings, .../crops)
-        constant([[0, e] for e in extra], name="paddings")
-        constant([[0, e] for e in extra], name="crops")
-    paddings = crops = np.array([[0, e] for e in extra], np.int32)
-    if first == 2:  # channels first: the block covers the channel dimension with rate 1
-        raise NotImplementedError("tf.nn.pool with dilation_rate > 1 and a channels-first data_format is not "
-                                  "supported by tensorweave yet")
-    converted = array_extra_ops.space_to_batch_nd(x, dilation, paddings)
-    result = _plain_pool(converted, window_shape, pooling_type, "VALID", [1] * n, data_format, scope)
-    return array_extra_ops.batch_to_space_nd(result, dilation, crops)

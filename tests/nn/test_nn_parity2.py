@@ -161,3 +161,24 @@ def test_conv2d_transpose_shape_function_as_tf():
         for j in range(5):
             ref[2 * i:2 * i + 3, 2 * j:2 * j + 3] += 2.0
     np.testing.assert_array_equal(v[0, :, :, 1], ref[:10, :10])
+
+
+# ---- tf.nn.pool: dilated windows through with_space_to_batch, TF's argument checks ----
+
+def test_dilated_pool_unknown_dims_and_errors_as_tf():
+    rs = np.random.RandomState(0)
+    xv = rs.randn(2, 9, 8, 3).astype(np.float32)
+    p = tf.placeholder(tf.float32, [None, None, 8, 3])
+    y = tf.nn.pool(p, [2, 2], "MAX", "VALID", dilation_rate=[2, 2])
+    # recorded from TF 2.21 (the dynamic-shape path was NotImplementedError here before)
+    assert y.name == "max_pool/BatchToSpaceND:0" and y.shape.as_list() == [None, None, 6, 3]
+    ref = np.maximum(np.maximum(xv[:, :-2, :-2], xv[:, 2:, :-2]), np.maximum(xv[:, :-2, 2:], xv[:, 2:, 2:]))
+    np.testing.assert_array_equal(_run(y, {p: xv}), ref)
+    a = tf.nn.pool(tf.constant(xv[:, :, 0, :]), [2], "AVG", "VALID", dilation_rate=[3])
+    np.testing.assert_allclose(_run(a), (xv[:, :-3, 0] + xv[:, 3:, 0]) / 2, rtol=1e-6)
+    with pytest.raises(ValueError, match="^2-D MIN pooling is not supported.$"):
+        tf.nn.pool(tf.constant(xv), [3, 3], "MIN", "SAME")
+    with pytest.raises(ValueError, match=r"`len\(dilation_rate\)` should be 2"):
+        tf.nn.pool(tf.constant(xv), [3, 3], "MAX", "SAME", dilation_rate=[2])
+    with pytest.raises(ValueError, match="not implemented for `dilation_rate` > 1"):
+        tf.nn.pool(tf.constant(xv), [3, 3], "MAX", "SAME", dilation_rate=[2, 2])
