@@ -51,6 +51,10 @@ class OperatorNotAllowedInGraphError(TypeError):
     """Raised when a Tensor is used as a Python bool or iterated over."""
 
 
+class InaccessibleTensorError(ValueError):
+    """Raised when fetching an op marked by `Graph.prevent_fetching` (TF's class of that name)."""
+
+
 def _shape_summary(shape):
     """A shape as TF's shape-inference messages print it: [2,?,3], or ? for unknown rank."""
     if shape.ndims is None:
@@ -384,6 +388,8 @@ class Graph:
         self._building_function = False
         self._attr_scope = {}
         self._container = ""
+        self._unfeedable_tensors = set()
+        self._unfetchable_ops = set()
 
     # -- building ------------------------------------------------------------------------------
     @property
@@ -760,11 +766,29 @@ class Graph:
         from .graph_io import as_graph_def
         return as_graph_def(self, from_version, add_shapes)
 
+    def prevent_feeding(self, tensor):
+        """Marks `tensor` as not feedable: `Session.run` refuses it as a feed_dict key."""
+        self._unfeedable_tensors.add(tensor)
+
+    def prevent_fetching(self, op):
+        """Marks `op` (and so its outputs) as not fetchable."""
+        self._unfetchable_ops.add(op)
+
     def is_feedable(self, tensor):
-        return True
+        """False if `prevent_feeding(tensor)` was called."""
+        return tensor not in self._unfeedable_tensors
 
     def is_fetchable(self, tensor_or_op):
-        return True
+        """False if the op (a tensor's op) was passed to `prevent_fetching`."""
+        op = tensor_or_op.op if isinstance(tensor_or_op, Tensor) else tensor_or_op
+        return op not in self._unfetchable_ops
+
+    @property
+    def graph_def_versions(self):
+        """The `VersionDef` (producer, min_consumer) of this graph's GraphDef."""
+        from .graph_io import GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER
+        from ..protos.versions_pb2 import VersionDef
+        return VersionDef(producer=GRAPH_DEF_VERSION, min_consumer=GRAPH_DEF_VERSION_MIN_CONSUMER)
 
     def __repr__(self):
         return f"<tensorweave.Graph object at {id(self):#x}>"

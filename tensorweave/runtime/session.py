@@ -9,7 +9,8 @@ import threading
 
 import numpy as np
 
-from ..framework.graph import (Graph, Operation, Tensor, _default_session_stack, get_default_graph)
+from ..framework.graph import (Graph, InaccessibleTensorError, Operation, Tensor, _default_session_stack,
+                               get_default_graph)
 from .config import ConfigProto
 from .devices import DeviceAttributes, local_devices
 from .executor import DeviceRunners, TracedPlan, compile_step
@@ -335,13 +336,24 @@ class BaseSession:
                 raise TypeError(f"Cannot interpret feed_dict key as Tensor: {_first_arg(e)}") from None
             if not isinstance(t, Tensor):
                 raise TypeError(f"Cannot interpret feed_dict key as Tensor: {k!r}")
-            if t in feed_tensors:
-                raise ValueError(f"Tensor {t.name} was fed more than once")
+            if not graph.is_feedable(t):
+                raise ValueError(f"Tensor {t.name} may not be fed.")
             shape = None if t.shape.ndims is None else tuple(d.value for d in t.shape)
             dt = t.dtype.base_dtype
             np_dtype = object if dt.name == "string" else dt.as_numpy_dtype
+            if t in feed_tensors:  # (fed twice, e.g. as x and 'x:0': the later key wins, as in TF)
+                feeds[feed_tensors.index(t)] = (k, t, np_dtype, shape)
+                continue
             feeds.append((k, t, np_dtype, shape))
             feed_tensors.append(t)
+        if graph._unfetchable_ops:
+            for e in mapper.elements:
+                if not graph.is_fetchable(e):
+                    raise InaccessibleTensorError(
+                        f"Operation {(e.op if isinstance(e, Tensor) else e).name} has been marked as not "
+                        "fetchable. Typically this happens when it is defined in another function or code "
+                        "block. Use return values, explicit Python locals or TensorFlow collections to "
+                        "access it.")
         plan = self._compile(mapper.elements, feed_tensors)
         single = isinstance(fetches, (Tensor, Operation, str)) and len(mapper.elements) == 1 and not mapper.wraps
         entry = _Entry(plan, feeds, mapper.rebuild, single, mapper.elements, feed_tensors)
