@@ -56,6 +56,7 @@ def floormod(x, y, name=None):
     return _binary("FloorMod", x, y, name or "FloorMod", allowed=_REAL)
 
 
+floormod.__name__ = floormod.__qualname__ = "floor_mod"   # TF's generated name
 mod = floormod
 
 

@@ -170,3 +170,16 @@ def test_integer_pow_by_constant_minus_one_is_tf_reciprocal_not_found():
         with pytest.raises(tf.errors.InvalidArgumentError, match="Integers to negative integer powers"):
             _run(r3)
         assert _run(tf.pow(tf.constant([2, 3]), 40))[0].tolist() == [0, 689956897]
+
+
+def test_half_xlogy_rounds_log_first_and_floormod_name():
+    # recorded from TF 2.21: half xlogy(3, 3) is 3.297 (log(3) rounded to half first)
+    with tf.Graph().as_default():
+        x = tf.constant(np.array([7, 3, 0], np.float16))
+        y = tf.constant(np.array([2, 3, 0], np.float16))
+        r = _run(tf.math.xlogy(x, y))[0]
+        assert r.dtype == np.float16 and r.tolist() == [4.8515625, 3.296875, 0.0]
+        bt = tf.truncatemod(tf.constant([1.], tf.bfloat16), tf.constant([1.], tf.bfloat16))
+        with pytest.raises(tf.errors.InvalidArgumentError, match="T=DT_BFLOAT16"):
+            _run(bt)
+    assert tf.floormod.__name__ == "floor_mod" and tf.mod.__name__ == "floor_mod"

@@ -349,7 +349,7 @@ def _truncatediv(op, ctx):
 
 @register_kernel("TruncateMod")
 def _truncatemod(op, ctx):
-    if _dtype_of(op).name == "float16":
+    if _dtype_of(op).name in ("float16", "bfloat16"):
         return no_kernel(op)
     if _is_int(op):
         def truncatemod_int(x, y):
@@ -908,7 +908,10 @@ def _special(name, fallback=None):
 
 
 def _elementwise(op_type, fn):
-    @register_kernel(op_type)
+    return register_kernel(op_type)(_elementwise_kernel(op_type, fn))
+
+
+def _elementwise_kernel(op_type, fn):
     def factory(op, ctx):
         dt = op._outputs[0]._dtype.as_numpy_dtype
 
@@ -973,7 +976,20 @@ def _mul_no_nan(x, y):
     return np.where(y == 0, np.zeros_like(x * y), x * y)
 
 
-_elementwise("Xlogy", _xlogy)
+@register_kernel("Xlogy")
+def _xlogy_kernel(op, ctx):
+    wide = _elementwise_kernel("Xlogy", _xlogy)(op, ctx)
+    if op._outputs[0]._dtype.as_numpy_dtype is not np.float16:
+        return wide
+
+    def xlogy_half(x, y):
+        # Eigen's half rounds log(y) to half, then x * log(y) again (xlogy(3, 3) is 3.297, once-
+        # rounded it would be 3.295; measured on TF 2.21)
+        with np.errstate(all="ignore"):
+            log_y = np.log(np.asarray(y, np.float32)).astype(np.float16)
+            prod = (np.asarray(x, np.float32) * log_y).astype(np.float16)
+            return np.asarray(np.where(np.asarray(x) == 0, np.float16(0), prod), np.float16)
+    return xlogy_half
 _elementwise("Xlog1py", _xlog1py)
 _elementwise("Xdivy", _xdivy)
 _elementwise("MulNoNan", _mul_no_nan)
