@@ -97,8 +97,9 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False, allow_
     field = _VAL_FIELDS.get(dt.name)
     if dt is _dtypes.string:
         proto.string_val.extend(v if isinstance(v, bytes) else str(v).encode() for v in values)
-    elif values.size > 1 or field is None:
-        # As TF: several values travel as little-endian bytes, a single one in its typed field.
+    elif values.size > 1 and dt.name in _TENSOR_CONTENT_TYPES or field is None:
+        # As TF: several values of a fixed-width numeric type travel as little-endian bytes; one
+        # value, or bools, complexes and uint16s, in the typed field.
         proto.tensor_content = np.ascontiguousarray(arr, dtype=arr.dtype.newbyteorder("<")).tobytes()
     elif dt is _dtypes.float16:
         getattr(proto, field).extend(int(v) for v in values.view(np.uint16))
@@ -149,6 +150,12 @@ _VAL_FIELDS = {
     "bool": "bool_val", "uint32": "uint32_val", "uint64": "uint64_val", "float16": "half_val",
     "complex64": "scomplex_val", "complex128": "dcomplex_val",
 }
+
+
+# TF's _TENSOR_CONTENT_TYPES: the dtypes whose several values are written as tensor_content.
+_TENSOR_CONTENT_TYPES = frozenset(["float32", "float64", "int32", "uint8", "int16", "int8", "int64", "qint8",
+                                   "quint8", "qint32", "bfloat16", "qint16", "quint16", "float16", "uint32",
+                                   "uint64"])
 
 
 def make_ndarray(tensor):
