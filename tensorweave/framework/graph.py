@@ -248,7 +248,7 @@ class Operation:
 
     @property
     def inputs(self):
-        return _InputList(self._inputs)
+        return tuple(self._inputs)  # (a tuple in TF 2.21)
 
     def values(self):
         return tuple(self._outputs)
@@ -317,10 +317,6 @@ def _different_graphs(stray, stray_graph, first, first_graph):
     """TF's _get_graph_from_inputs message for `stray` against the `first` value's graph."""
     return ValueError(f"{stray} must be from the same graph as {first} "
                       f"(graphs are {stray_graph!r} and {first_graph!r}).")
-
-
-class _InputList(tuple):
-    """`op.inputs`: a tuple of Tensors (TF1 returns a list-like)."""
 
 
 class GraphKeys:
