@@ -47,6 +47,13 @@ def _prepend(name, scope):
 
 # -- variables --------------------------------------------------------------------------------
 
+def _snapshot(v):
+    # (a resource variable's snapshot is its v/Read/ReadVariableOp, as TF's; value() would add a read)
+    if getattr(v, "_is_resource_variable", False) and getattr(v, "_graph_element", None) is not None:
+        return v._graph_element
+    return v.value()
+
+
 def variable_to_proto(v, export_scope=None):
     """A VariableDef for Variable `v` (None if it is outside `export_scope`)."""
     from ..protos.variable_pb2 import VariableDef
@@ -54,8 +61,8 @@ def variable_to_proto(v, export_scope=None):
         return None
     vd = VariableDef(variable_name=_strip(v.name, export_scope),
                      initializer_name=_strip(v.initializer.name, export_scope),
-                     snapshot_name=_strip(v.value().name, export_scope),
-                     trainable=bool(v.trainable), is_resource=False)
+                     snapshot_name=_strip(_snapshot(v).name, export_scope),
+                     trainable=bool(v.trainable), is_resource=bool(getattr(v, "_is_resource_variable", False)))
     if v.initial_value is not None:
         vd.initial_value_name = _strip(v.initial_value.name, export_scope)
     sync = getattr(v, "synchronization", None)

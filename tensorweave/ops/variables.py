@@ -200,6 +200,17 @@ class Variable(metaclass=_VariableMeta):
     def _as_graph_element(self):
         return self._variable
 
+    def to_proto(self, export_scope=None):
+        """This variable as a `VariableDef` protocol buffer (None if outside `export_scope`)."""
+        from ..framework.meta_graph import variable_to_proto
+        return variable_to_proto(self, export_scope)
+
+    @staticmethod
+    def from_proto(variable_def, import_scope=None):
+        """The variable a `VariableDef` describes, over the default graph's ops."""
+        from ..framework.meta_graph import variable_from_proto
+        return variable_from_proto(variable_def, import_scope)
+
     def value(self):
         """The snapshot `v/read:0`: the variable's value for ops that read it."""
         return self._snapshot
