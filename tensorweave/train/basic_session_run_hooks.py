@@ -157,7 +157,7 @@ class LoggingTensorHook(SessionRunHook):
             if self._formatter:
                 logging.info(self._formatter(tensor_values))
             else:
-                stats = [f"{tag} = {tensor_values[tag]}" for tag in self._tag_order]
+                stats = ["%s = %s" % (tag, tensor_values[tag]) for tag in self._tag_order]  # str(), not format(): np.float32 formats as a float64
                 if elapsed_secs is not None:
                     logging.info("%s (%.3f sec)", ", ".join(stats), elapsed_secs)
                 else:

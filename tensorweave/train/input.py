@@ -19,7 +19,7 @@ from .queue_runner import QueueRunner, add_queue_runner
 
 __all__ = ["limit_epochs", "input_producer", "string_input_producer", "range_input_producer",
            "slice_input_producer", "batch", "batch_join", "shuffle_batch", "shuffle_batch_join",
-           "maybe_batch", "maybe_shuffle_batch"]
+           "maybe_batch", "maybe_shuffle_batch", "maybe_batch_join", "maybe_shuffle_batch_join"]
 
 
 def _summary_scalar(name, tensor):
@@ -77,6 +77,9 @@ def string_input_producer(string_tensor, num_epochs=None, shuffle=True, seed=Non
         raise ValueError(not_null_err)
     with name_scope(name, "input_producer", [string_tensor]) as name:
         string_tensor = convert_to_tensor(string_tensor, dtype=_dtypes.string)
+        from ..ops.logging_ops import Assert
+        with control_dependencies([Assert(math_ops.greater(array_ops.size(string_tensor), 0), [not_null_err])]):
+            string_tensor = array_ops.identity(string_tensor)
         return input_producer(input_tensor=string_tensor, element_shape=[], num_epochs=num_epochs,
                               shuffle=shuffle, seed=seed, capacity=capacity, shared_name=shared_name,
                               name=name, summary_name="fraction_of_%d_full" % capacity, cancel_op=cancel_op)
@@ -150,10 +153,35 @@ def _validate_join(tensor_list_list):
     return tensor_list_list
 
 
-def _check_keep_input(keep_input):
-    if keep_input is True:
-        return
-    raise NotImplementedError("keep_input other than True (maybe_batch) is not supported yet")
+def _validate_keep_input(keep_input, enqueue_many):
+    """keep_input as a tensor (TF converts it inside the batching scope: a Python True becomes
+    that scope's Const), a scalar, or a vector when `enqueue_many`."""
+    keep_input = convert_to_tensor(keep_input)
+    if keep_input.shape.ndims is None:
+        raise ValueError("`keep_input` dimensions must be known at graph construction.")
+    if not enqueue_many and keep_input.shape.ndims == 1:
+        raise ValueError("`keep_input` cannot be a vector when `enqueue_many=False`.")
+    if keep_input.shape.ndims > 1:
+        raise ValueError("`keep_input` must be 0 or 1 dimensions.")
+    return keep_input
+
+
+def _enqueue_ops(queue, tensor_list_list, enqueue_many, keep_input):
+    """One enqueue op per tensor list, kept or dropped by `keep_input` as TF does: a vector
+    selects examples (dynamic_partition), a constant scalar decides at build time, any other
+    scalar builds a tf.cond around the enqueue."""
+    from ..framework.constant_op import constant_value
+    from ..ops import control_flow_ops, embedding_ops
+    fn = queue.enqueue_many if enqueue_many else queue.enqueue
+    if keep_input.shape.ndims == 1:
+        select = math_ops.cast(keep_input, _dtypes.int32)
+        return [fn([embedding_ops.dynamic_partition(x, select, num_partitions=2)[1] for x in tl])
+                for tl in tensor_list_list]
+    value = constant_value(keep_input)
+    if value is not None:
+        return [fn(tl) if value else control_flow_ops.no_op() for tl in tensor_list_list]
+    return [control_flow_ops.cond(keep_input, lambda tl=tl: fn(tl), control_flow_ops.no_op)
+            for tl in tensor_list_list]
 
 
 def _dtypes_of(tensor_list_list):
@@ -172,7 +200,7 @@ def _merge_shapes(shape_list, enqueue_many):
         shape_list = [s.with_rank_at_least(1)[1:] for s in shape_list]
     merged = shape_list[0]
     for s in shape_list[1:]:
-        merged = merged.merge_with(s)
+        merged.merge_with(s)   # TF drops the result: the first shape wins, a clash still raises
     return merged.as_list()
 
 
@@ -188,14 +216,12 @@ def _shapes(tensor_list_list, shapes, enqueue_many):
     return shapes
 
 
-def _enqueue_join(queue, tensor_list_list, enqueue_many):
-    fn = queue.enqueue_many if enqueue_many else queue.enqueue
-    add_queue_runner(QueueRunner(queue, [fn(tl) for tl in tensor_list_list]))
+def _enqueue_join(queue, tensor_list_list, enqueue_many, keep_input):
+    add_queue_runner(QueueRunner(queue, _enqueue_ops(queue, tensor_list_list, enqueue_many, keep_input)))
 
 
-def _enqueue(queue, tensor_list, threads, enqueue_many):
-    fn = queue.enqueue_many if enqueue_many else queue.enqueue
-    add_queue_runner(QueueRunner(queue, [fn(tensor_list)] * threads))
+def _enqueue(queue, tensor_list, threads, enqueue_many, keep_input):
+    add_queue_runner(QueueRunner(queue, _enqueue_ops(queue, [tensor_list], enqueue_many, keep_input) * threads))
 
 
 def _dequeue(queue, batch_size, allow_smaller_final_batch, name):
@@ -208,38 +234,34 @@ def _scope_name(name):
     return name[:-1] if name.endswith("/") else name
 
 
-def batch(tensors, batch_size, num_threads=1, capacity=32, enqueue_many=False, shapes=None, dynamic_pad=False,
-          allow_smaller_final_batch=False, shared_name=None, name=None):
-    """Batches `tensors` (a list or dict) through a FIFO queue filled by `num_threads` threads.
-
-    With `enqueue_many`, each tensor is a batch of examples (dimension 0). `dynamic_pad` pads
-    variable-size dimensions (None in the shapes) to the longest in each batch.
-    `allow_smaller_final_batch` returns a last, smaller batch when the input runs out."""
+def _batch(tensors, batch_size, keep_input, num_threads=1, capacity=32, enqueue_many=False, shapes=None,
+           dynamic_pad=False, allow_smaller_final_batch=False, shared_name=None, name=None):
     tensor_list = _as_tensor_list(tensors)
-    with name_scope(name, "batch", list(tensor_list)) as name:
+    with name_scope(name, "batch", list(tensor_list) + [keep_input]) as name:
         tensor_list = _validate(tensor_list)
+        keep_input = _validate_keep_input(keep_input, enqueue_many)
         types = _dtypes_of([tensor_list])
         shapes = _shapes([tensor_list], shapes, enqueue_many)
         cls = data_flow_ops.PaddingFIFOQueue if dynamic_pad else data_flow_ops.FIFOQueue
         queue = cls(capacity=capacity, dtypes=types, shapes=shapes, shared_name=shared_name)
-        _enqueue(queue, tensor_list, num_threads, enqueue_many)
+        _enqueue(queue, tensor_list, num_threads, enqueue_many, keep_input)
         _summary_scalar("fraction_of_%d_full" % capacity,
                         math_ops.cast(queue.size(), _dtypes.float32) * (1.0 / capacity))
         dequeued = _dequeue(queue, batch_size, allow_smaller_final_batch, name)
         return _as_original_type(tensors, dequeued)
 
 
-def batch_join(tensors_list, batch_size, capacity=32, enqueue_many=False, shapes=None, dynamic_pad=False,
-               allow_smaller_final_batch=False, shared_name=None, name=None):
-    """Like `batch`, with one enqueuing thread per tensor list in `tensors_list`."""
+def _batch_join(tensors_list, batch_size, keep_input, capacity=32, enqueue_many=False, shapes=None,
+                dynamic_pad=False, allow_smaller_final_batch=False, shared_name=None, name=None):
     tensor_list_list = _as_tensor_list_list(tensors_list)
-    with name_scope(name, "batch_join", [t for tl in tensor_list_list for t in tl]) as name:
+    with name_scope(name, "batch_join", [t for tl in tensor_list_list for t in tl] + [keep_input]) as name:
         tensor_list_list = _validate_join(tensor_list_list)
+        keep_input = _validate_keep_input(keep_input, enqueue_many)
         types = _dtypes_of(tensor_list_list)
         shapes = _shapes(tensor_list_list, shapes, enqueue_many)
         cls = data_flow_ops.PaddingFIFOQueue if dynamic_pad else data_flow_ops.FIFOQueue
         queue = cls(capacity=capacity, dtypes=types, shapes=shapes, shared_name=shared_name)
-        _enqueue_join(queue, tensor_list_list, enqueue_many)
+        _enqueue_join(queue, tensor_list_list, enqueue_many, keep_input)
         _summary_scalar("fraction_of_%d_full" % capacity,
                         math_ops.cast(queue.size(), _dtypes.float32) * (1.0 / capacity))
         dequeued = _dequeue(queue, batch_size, allow_smaller_final_batch, name)
@@ -247,13 +269,15 @@ def batch_join(tensors_list, batch_size, capacity=32, enqueue_many=False, shapes
 
 
 def _shuffle_queue(tensor_list_list, capacity, min_after_dequeue, seed, enqueue_many, shapes, shared_name):
-    if capacity <= min_after_dequeue:
-        raise ValueError("capacity %d must be bigger than min_after_dequeue %d." % (capacity, min_after_dequeue))
     types = _dtypes_of(tensor_list_list)
     shapes = _shapes(tensor_list_list, shapes, enqueue_many)
-    queue = data_flow_ops.RandomShuffleQueue(capacity=capacity, min_after_dequeue=min_after_dequeue, seed=seed,
-                                             dtypes=types, shapes=shapes, shared_name=shared_name)
-    return queue
+    return data_flow_ops.RandomShuffleQueue(capacity=capacity, min_after_dequeue=min_after_dequeue, seed=seed,
+                                            dtypes=types, shapes=shapes, shared_name=shared_name)
+
+
+def _check_capacity(capacity, min_after_dequeue):
+    if capacity <= min_after_dequeue:
+        raise ValueError("capacity %d must be bigger than min_after_dequeue %d." % (capacity, min_after_dequeue))
 
 
 def _shuffle_summary(queue, capacity, min_after_dequeue):
@@ -262,40 +286,96 @@ def _shuffle_summary(queue, capacity, min_after_dequeue):
     _summary_scalar("fraction_over_%d_of_%d_full" % (min_after_dequeue, capacity - min_after_dequeue), full)
 
 
-def shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, num_threads=1, seed=None, enqueue_many=False,
-                  shapes=None, allow_smaller_final_batch=False, shared_name=None, name=None):
-    """Batches `tensors` in random order through a RandomShuffleQueue that keeps at least
-    `min_after_dequeue` elements to mix from."""
+def _shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, keep_input, num_threads=1, seed=None,
+                   enqueue_many=False, shapes=None, allow_smaller_final_batch=False, shared_name=None, name=None):
     tensor_list = _as_tensor_list(tensors)
-    with name_scope(name, "shuffle_batch", list(tensor_list)) as name:
+    with name_scope(name, "shuffle_batch", list(tensor_list) + [keep_input]) as name:
+        _check_capacity(capacity, min_after_dequeue)
         tensor_list = _validate(tensor_list)
+        keep_input = _validate_keep_input(keep_input, enqueue_many)
         queue = _shuffle_queue([tensor_list], capacity, min_after_dequeue, seed, enqueue_many, shapes,
                                shared_name)
-        _enqueue(queue, tensor_list, num_threads, enqueue_many)
+        _enqueue(queue, tensor_list, num_threads, enqueue_many, keep_input)
         _shuffle_summary(queue, capacity, min_after_dequeue)
         dequeued = _dequeue(queue, batch_size, allow_smaller_final_batch, name)
         return _as_original_type(tensors, dequeued)
 
 
-def shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, seed=None, enqueue_many=False,
-                       shapes=None, allow_smaller_final_batch=False, shared_name=None, name=None):
-    """Like `shuffle_batch`, with one enqueuing thread per tensor list in `tensors_list`."""
+def _shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, keep_input, seed=None,
+                        enqueue_many=False, shapes=None, allow_smaller_final_batch=False, shared_name=None,
+                        name=None):
     tensor_list_list = _as_tensor_list_list(tensors_list)
-    with name_scope(name, "shuffle_batch_join", [t for tl in tensor_list_list for t in tl]) as name:
+    with name_scope(name, "shuffle_batch_join",
+                    [t for tl in tensor_list_list for t in tl] + [keep_input]) as name:
         tensor_list_list = _validate_join(tensor_list_list)
+        keep_input = _validate_keep_input(keep_input, enqueue_many)
         queue = _shuffle_queue(tensor_list_list, capacity, min_after_dequeue, seed, enqueue_many, shapes,
                                shared_name)
-        _enqueue_join(queue, tensor_list_list, enqueue_many)
+        _enqueue_join(queue, tensor_list_list, enqueue_many, keep_input)
         _shuffle_summary(queue, capacity, min_after_dequeue)
         dequeued = _dequeue(queue, batch_size, allow_smaller_final_batch, name)
         return _as_original_type(tensors_list[0], dequeued)
 
 
-def maybe_batch(tensors, keep_input, batch_size, **kwargs):
-    _check_keep_input(keep_input)
-    return batch(tensors, batch_size, **kwargs)
+def batch(tensors, batch_size, num_threads=1, capacity=32, enqueue_many=False, shapes=None, dynamic_pad=False,
+          allow_smaller_final_batch=False, shared_name=None, name=None):
+    """Batches `tensors` (a list or dict) through a FIFO queue filled by `num_threads` threads.
+
+    With `enqueue_many`, each tensor is a batch of examples (dimension 0). `dynamic_pad` pads
+    variable-size dimensions (None in the shapes) to the longest in each batch.
+    `allow_smaller_final_batch` returns a last, smaller batch when the input runs out."""
+    return _batch(tensors, batch_size, True, num_threads, capacity, enqueue_many, shapes, dynamic_pad,
+                  allow_smaller_final_batch, shared_name, name)
 
 
-def maybe_shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, keep_input, **kwargs):
-    _check_keep_input(keep_input)
-    return shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, **kwargs)
+def maybe_batch(tensors, keep_input, batch_size, num_threads=1, capacity=32, enqueue_many=False, shapes=None,
+                dynamic_pad=False, allow_smaller_final_batch=False, shared_name=None, name=None):
+    """`batch` that enqueues an example only where `keep_input` (a bool scalar, or a bool vector
+    over the examples when `enqueue_many`) is True."""
+    return _batch(tensors, batch_size, keep_input, num_threads, capacity, enqueue_many, shapes, dynamic_pad,
+                  allow_smaller_final_batch, shared_name, name)
+
+
+def batch_join(tensors_list, batch_size, capacity=32, enqueue_many=False, shapes=None, dynamic_pad=False,
+               allow_smaller_final_batch=False, shared_name=None, name=None):
+    """Like `batch`, with one enqueuing thread per tensor list in `tensors_list`."""
+    return _batch_join(tensors_list, batch_size, True, capacity, enqueue_many, shapes, dynamic_pad,
+                       allow_smaller_final_batch, shared_name, name)
+
+
+def maybe_batch_join(tensors_list, keep_input, batch_size, capacity=32, enqueue_many=False, shapes=None,
+                     dynamic_pad=False, allow_smaller_final_batch=False, shared_name=None, name=None):
+    """`batch_join` that enqueues only the examples where `keep_input` is True."""
+    return _batch_join(tensors_list, batch_size, keep_input, capacity, enqueue_many, shapes, dynamic_pad,
+                       allow_smaller_final_batch, shared_name, name)
+
+
+def shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, num_threads=1, seed=None, enqueue_many=False,
+                  shapes=None, allow_smaller_final_batch=False, shared_name=None, name=None):
+    """Batches `tensors` in random order through a RandomShuffleQueue that keeps at least
+    `min_after_dequeue` elements to mix from."""
+    return _shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, True, num_threads, seed,
+                          enqueue_many, shapes, allow_smaller_final_batch, shared_name, name)
+
+
+def maybe_shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, keep_input, num_threads=1, seed=None,
+                        enqueue_many=False, shapes=None, allow_smaller_final_batch=False, shared_name=None,
+                        name=None):
+    """`shuffle_batch` that enqueues only the examples where `keep_input` is True."""
+    return _shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, keep_input, num_threads, seed,
+                          enqueue_many, shapes, allow_smaller_final_batch, shared_name, name)
+
+
+def shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, seed=None, enqueue_many=False,
+                       shapes=None, allow_smaller_final_batch=False, shared_name=None, name=None):
+    """Like `shuffle_batch`, with one enqueuing thread per tensor list in `tensors_list`."""
+    return _shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, True, seed, enqueue_many,
+                               shapes, allow_smaller_final_batch, shared_name, name)
+
+
+def maybe_shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, keep_input, seed=None,
+                             enqueue_many=False, shapes=None, allow_smaller_final_batch=False, shared_name=None,
+                             name=None):
+    """`shuffle_batch_join` that enqueues only the examples where `keep_input` is True."""
+    return _shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, keep_input, seed,
+                               enqueue_many, shapes, allow_smaller_final_batch, shared_name, name)

@@ -7,7 +7,7 @@ import time
 
 from ..platform import tf_logging as logging
 from .checkpoint_management import latest_checkpoint
-from .input import _check_keep_input, batch_join, shuffle_batch_join
+from .input import maybe_batch_join, maybe_shuffle_batch_join  # noqa: F401  (tf.train's names, kept here)
 from .learning_rate_decay import piecewise_constant as piecewise_constant_decay  # noqa: F401
 from ..ops.serialization_ops import match_filenames_once  # noqa: F401
 from .warm_starting_util import warm_start  # noqa: F401
@@ -65,19 +65,6 @@ def basic_train_loop(supervisor, train_step_fn, args=None, kwargs=None, master="
                 should_retry = True
             else:
                 raise
-
-
-def maybe_batch_join(tensors_list, keep_input, batch_size, **kwargs):
-    """`tf.train.batch_join` where `keep_input` is True (a False or tensor keep_input is refused,
-    as `maybe_batch`)."""
-    _check_keep_input(keep_input)
-    return batch_join(tensors_list, batch_size, **kwargs)
-
-
-def maybe_shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, keep_input, **kwargs):
-    """`tf.train.shuffle_batch_join` where `keep_input` is True (as `maybe_shuffle_batch`)."""
-    _check_keep_input(keep_input)
-    return shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, **kwargs)
 
 
 class VocabInfo(collections.namedtuple("VocabInfo", ["new_vocab", "new_vocab_size", "num_oov_buckets",

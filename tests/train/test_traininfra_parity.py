@@ -1,0 +1,107 @@
+"""Training-infrastructure parity with TF 2.21 (tf.compat.v1): hooks' log lines, queue-based
+input with keep_input, checkpoints, summaries. Expected values were recorded from TF 2.21."""
+
+import logging as _pylogging
+
+import numpy as np
+
+import tensorweave as tf
+
+
+class _Records:
+    """Collects the messages tf.logging emits (its logger does not propagate to caplog)."""
+
+    def __enter__(self):
+        self.messages = []
+        self._handler = _pylogging.Handler()
+        self._handler.emit = lambda r: self.messages.append(r.getMessage())
+        self._old = tf.logging.get_verbosity()
+        tf.logging.set_verbosity(tf.logging.INFO)
+        _pylogging.getLogger("tensorflow").addHandler(self._handler)
+        return self
+
+    def __exit__(self, *exc):
+        _pylogging.getLogger("tensorflow").removeHandler(self._handler)
+        tf.logging.set_verbosity(self._old)
+
+
+def _run_queue(sess, fetch, n):
+    coord = tf.train.Coordinator()
+    threads = tf.train.start_queue_runners(sess=sess, coord=coord)
+    try:
+        return [sess.run(fetch) for _ in range(n)]
+    finally:
+        coord.request_stop()
+        coord.join(threads, stop_grace_period_secs=5)
+
+
+def test_logging_tensor_hook_prints_float32_as_str():
+    # TF 2.21 logs "loss = 1.6384, step = 3": numpy's str() of a float32, not its float64 digits
+    gs = tf.train.get_or_create_global_step()
+    x = tf.Variable(2.0, name="x")
+    loss = tf.square(x, name="loss")
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=gs)
+    hook = tf.train.LoggingTensorHook({"loss": loss, "step": gs}, every_n_iter=2)
+    with _Records() as rec:
+        with tf.train.MonitoredSession(hooks=[hook, tf.train.StopAtStepHook(last_step=6)]) as sess:
+            while not sess.should_stop():
+                sess.run(train)
+    lines = [m for m in rec.messages if "loss =" in m]
+    assert lines[0] == "loss = 4.0, step = 1"
+    assert lines[1].startswith("loss = 1.6384, step = 3 (")
+    assert lines[2].startswith("loss = 0.6710885, step = 5 (")
+
+
+def test_shuffle_batch_converts_keep_input_in_its_scope():
+    # TF 2.21: the keep_input=True constant is shuffle_batch/Const, made before the queue
+    x = tf.constant([[1, 2], [3, 4], [5, 6]])
+    tf.train.shuffle_batch([x], batch_size=2, capacity=10, min_after_dequeue=2, enqueue_many=True, seed=3)
+    names = [op.name for op in tf.get_default_graph().get_operations()]
+    assert names[:3] == ["Const", "shuffle_batch/Const", "shuffle_batch/random_shuffle_queue"]
+
+
+def test_maybe_batch_vector_keep_input_selects_examples():
+    x = tf.constant([[1, 2], [3, 4], [5, 6], [7, 8]])
+    keep = tf.constant([True, False, True, True])
+    out = tf.train.maybe_batch([x], keep_input=keep, batch_size=2, enqueue_many=True)
+    assert out.name == "batch:0" and out.shape.as_list() == [2, 2]   # one tensor in, one out
+    ops = [op.name for op in tf.get_default_graph().get_operations()]
+    assert "batch/DynamicPartition" in ops
+    with tf.Session() as sess:
+        first, second = _run_queue(sess, out, 2)
+    np.testing.assert_array_equal(first, [[1, 2], [5, 6]])    # TF 2.21
+    np.testing.assert_array_equal(second, [[7, 8], [1, 2]])
+
+
+def test_maybe_batch_scalar_tensor_keep_input_filters():
+    i = tf.train.range_input_producer(6, shuffle=False).dequeue()
+    out = tf.train.maybe_batch({"i": i}, keep_input=tf.equal(i % 2, 0), batch_size=2)
+    assert out["i"].name == "batch:0" and out["i"].shape.as_list() == [2]
+    with tf.Session() as sess:
+        a, b = _run_queue(sess, out["i"], 2)
+    np.testing.assert_array_equal(a, [0, 2])    # TF 2.21
+    np.testing.assert_array_equal(b, [4, 0])
+
+
+def test_keep_input_errors():
+    # messages as TF 2.21
+    cases = [(dict(keep_input=tf.constant([True])), "`keep_input` cannot be a vector when `enqueue_many=False`."),
+             (dict(keep_input=tf.constant([[True]]), enqueue_many=True), "`keep_input` must be 0 or 1 dimensions."),
+             (dict(keep_input=tf.placeholder(tf.bool)), "`keep_input` dimensions must be known at graph construction.")]
+    for kwargs, message in cases:
+        try:
+            tf.train.maybe_batch([tf.constant(1)], batch_size=2, **kwargs)
+        except ValueError as e:
+            assert str(e) == message
+        else:
+            raise AssertionError("no ValueError for %s" % kwargs)
+
+
+def test_string_input_producer_asserts_non_empty():
+    tf.train.string_input_producer(["a", "b"], num_epochs=1, shuffle=False)
+    names = [op.name for op in tf.get_default_graph().get_operations()]
+    # TF 2.21's first ops: the non-empty Assert ahead of the epoch counter
+    assert names[:8] == ["input_producer/Const", "input_producer/Size", "input_producer/Greater/y",
+                         "input_producer/Greater", "input_producer/Assert/Const",
+                         "input_producer/Assert/Assert/data_0", "input_producer/Assert/Assert",
+                         "input_producer/Identity"]
