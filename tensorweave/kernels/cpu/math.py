@@ -925,15 +925,7 @@ def _elementwise_kernel(op_type, fn):
     return factory
 
 
-_elementwise("Lgamma", _special("gammaln", np.vectorize(_pymath.lgamma, otypes=[np.float64])))
-def _digamma(x):
-    # Eigen's digamma has poles at 0 and the negative integers: NaN there (SciPy gives -inf at 0)
-    x = np.asarray(x)
-    out = _special("digamma")(x)
-    return np.where((x <= 0) & (x == np.floor(x)), np.nan, out)
-
-
-_elementwise("Digamma", _digamma)
+# Lgamma and Digamma: eigen_special.py (the C library's lgammaf, Eigen's digamma)
 _elementwise("Erfc", _special("erfc", np.vectorize(_pymath.erfc, otypes=[np.float64])))
 _elementwise("Erfinv", _special("erfinv"))
 _elementwise("Ndtri", _special("ndtri"))
