@@ -262,23 +262,32 @@ def _softmax(op_type, logits, axis, name, dim):
             raise NotImplementedError("softmax with an axis only known at run time is not supported")
         axis = int(v)
     axis = int(axis)
-    if rank is not None and not -rank <= axis < rank and rank > 0:
+    if axis == -1 or (rank is not None and axis == rank - 1) or rank == 0:
+        return apply_op(op_type, [logits], [dt], name or op_type, attrs={"T": dt})
+    if rank is not None and not -rank <= axis < rank:
         raise errors.InvalidArgumentError(
             None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the number of "
                         f"dimensions in the input. Received: dim={axis}")
-    if axis == -1 or (rank is not None and axis == rank - 1) or rank == 0:
-        return apply_op(op_type, [logits], [dt], name or op_type, attrs={"T": dt})
     if rank is None:
         raise NotImplementedError("softmax over a non-last axis of a tensor of unknown rank is not "
                                   "supported")
-    # Like TF: swap `axis` with the last dimension, softmax, and swap back.
-    axis %= rank
-    perm = list(range(rank))
-    perm[axis], perm[-1] = perm[-1], perm[axis]
-    a = _array()
-    t = a.transpose(logits, perm)
-    out = apply_op(op_type, [t], [dt], name or op_type, attrs={"T": dt})
-    return a.transpose(out, perm)
+    # TF's _wrap_2d_function, op for op: swap `axis` with the last dimension by a runtime perm,
+    # softmax, swap back (that transpose takes `name`)
+    from .array_range_ops import range as _range
+    a, m = _array(), _math()
+    ndims = a.rank(logits)
+    dim = axis + ndims if axis < 0 else axis   # a tensor (TF's "add", then "mod") when negative
+    input_rank = a.rank(logits)
+    dim_axis = dim % rank
+
+    def swap(t, name=None):
+        last = m.subtract(input_rank, 1)
+        perm = a.concat([_range(dim_axis), [last], _range(dim_axis + 1, last), [dim_axis]], 0)
+        return a.transpose(t, perm, name=name or "transpose")
+    out = apply_op(op_type, [swap(logits)], [dt], op_type, attrs={"T": dt})
+    out = swap(out, name)
+    out.set_shape(logits.shape)
+    return out
 
 
 def softmax(logits, axis=None, name=None, dim=None):

@@ -182,3 +182,30 @@ def test_dilated_pool_unknown_dims_and_errors_as_tf():
         tf.nn.pool(tf.constant(xv), [3, 3], "MAX", "SAME", dilation_rate=[2])
     with pytest.raises(ValueError, match="not implemented for `dilation_rate` > 1"):
         tf.nn.pool(tf.constant(xv), [3, 3], "MAX", "SAME", dilation_rate=[2, 2])
+
+
+# ---- softmax / log_softmax over a non-last axis: TF's _wrap_2d_function, op for op ----
+
+def test_softmax_axis_graph_and_values_as_tf():
+    xv = np.random.RandomState(4).randn(2, 3, 4).astype(np.float32)
+    x = tf.constant(xv)
+    y = tf.nn.softmax(x, axis=-2)
+    z = tf.nn.log_softmax(x, 0, name="ls")
+    # recorded from TF 2.21: the swap-back transpose takes `name`, the kernel op keeps its type name
+    assert (y.name, z.name) == ("transpose_1:0", "ls:0")
+    types = [(op.name, op.type) for op in tf.get_default_graph().get_operations()]
+    assert types[1:8] == [("Rank", "Const"), ("add/x", "Const"), ("add", "AddV2"), ("Rank_1", "Const"),
+                          ("mod/y", "Const"), ("mod", "FloorMod"), ("Sub/y", "Const")]
+    assert ("LogSoftmax", "LogSoftmax") in types and ("ls", "Transpose") in types
+    e = np.exp(xv - xv.max(1, keepdims=True))
+    yv, zv = _run([y, z])
+    np.testing.assert_allclose(yv, e / e.sum(1, keepdims=True), rtol=1e-6)
+    np.testing.assert_allclose(zv, xv - np.log(np.exp(xv).sum(0, keepdims=True)), rtol=1e-5, atol=1e-6)
+    p = tf.placeholder(tf.float32, [None, 3, None])
+    assert tf.nn.softmax(p, 1).shape.as_list() == [None, 3, None]
+    g = tf.gradients(tf.reduce_sum(y * tf.constant(xv)), x)[0]
+    gv = _run(g)
+    ref = yv * (xv - (yv * xv).sum(1, keepdims=True))
+    np.testing.assert_allclose(gv, ref, rtol=1e-5, atol=1e-6)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"`dim` must be in the range \[-3, 3\)"):
+        tf.nn.softmax(x, axis=3)
