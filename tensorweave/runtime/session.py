@@ -212,7 +212,9 @@ class BaseSession:
         if graph is None:
             graph = get_default_graph()
         elif not isinstance(graph, Graph):
-            raise TypeError(f"graph must be a tf.Graph, but got {type(graph)}")
+            raise TypeError(f'Argument `graph` must be a tf.Graph, but got "{type(graph).__name__}"')
+        if target is not None and not isinstance(target, (str, bytes)):
+            raise TypeError(f"Argument `target` must be a string, but got {type(target).__name__}")
         # A "grpc://host:port" target: steps are compiled and run by that server's master
         # (tensorweave/distributed), the rest of Session (fetches, feeds, caching) is shared.
         self._remote = None
@@ -220,7 +222,7 @@ class BaseSession:
             from ..distributed.client import connect
             self._remote = connect(target, graph, config)
         if config is not None and not isinstance(config, ConfigProto):
-            raise TypeError(f"config must be a tf.ConfigProto, but got {type(config)}")
+            raise TypeError(f'Argument `config` must be a tf.ConfigProto, but got "{type(config).__name__}"')
         self._graph = graph
         self._target = target or ""
         self._config = config or ConfigProto()
@@ -279,6 +281,8 @@ class BaseSession:
         list/tuple/dict/namedtuple of them), substituting `feed_dict` values for tensors."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        if options and not hasattr(options, "trace_level"):  # (TF serializes it first: no RunOptions)
+            raise AttributeError(f"'{type(options).__name__}' object has no attribute 'SerializeToString'")
         if feed_dict and any(type(k) is not Tensor and isinstance(k, tuple) for k in feed_dict):
             feed_dict = _flatten_nested_feeds(feed_dict)
         if feed_dict and _composite_feed_types and any(isinstance(k, _composite_feed_types) for k in feed_dict):
