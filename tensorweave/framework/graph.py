@@ -51,6 +51,46 @@ class OperatorNotAllowedInGraphError(TypeError):
     """Raised when a Tensor is used as a Python bool or iterated over."""
 
 
+class Reference:
+    """An object-identity wrapper, as `Tensor.ref()` returns (TF's object_identity.Reference)."""
+
+    __slots__ = ("_wrapped", "__weakref__")
+
+    def __init__(self, wrapped):
+        self._wrapped = wrapped
+
+    def deref(self):
+        """The referenced object."""
+        return self._wrapped
+
+    def _check(self, other):
+        if not isinstance(other, Reference):
+            raise TypeError("Cannot compare wrapped object with unwrapped object")
+
+    def __eq__(self, other):
+        if other is None:
+            return False
+        self._check(other)
+        return self._wrapped is other._wrapped
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __lt__(self, other):
+        self._check(other)
+        return id(self._wrapped) < id(other._wrapped)
+
+    def __gt__(self, other):
+        self._check(other)
+        return id(self._wrapped) > id(other._wrapped)
+
+    def __hash__(self):
+        return id(self._wrapped)
+
+    def __repr__(self):
+        return f"<Reference wrapping {self._wrapped!r}>"
+
+
 class InaccessibleTensorError(ValueError):
     """Raised when fetching an op marked by `Graph.prevent_fetching` (TF's class of that name)."""
 
@@ -148,6 +188,13 @@ class Tensor:
         if not self._shape.is_compatible_with(shape):
             raise ValueError(inference_merge_error(self._shape, shape))  # TF's C API merge message
         self._shape = self._shape.merge_with(shape)
+
+    def ref(self):
+        """A hashable reference to this tensor, equal only to references to the same tensor
+        (`.deref()` gives it back): for sets and dict keys."""
+        return Reference(self)
+
+    experimental_ref = ref
 
     def consumers(self):
         return list(self._consumers)
