@@ -34,18 +34,9 @@ class _Forward:
 
 
 def _assert_same_float_dtype(tensors=None, dtype=None):
-    """TF's check_ops.assert_same_float_dtype: all tensors share one floating dtype (returned)."""
-    if tensors:
-        dts = {t.dtype.base_dtype for t in tensors}
-        if len(dts) > 1:
-            raise ValueError(f"{tensors[0].name}, type={tensors[0].dtype.base_dtype.name} must be "
-                             f"of the same type as the others")
-        dtype = dtype or next(iter(dts))
-    if dtype is None:
-        return dtypes.float32
-    if not dtype.is_floating:
-        raise ValueError(f"Expected floating point type, got {dtype}.")
-    return dtype
+    """TF's check_ops.assert_same_float_dtype (with TF's message naming the first tensor)."""
+    from ..ops.check_extra_ops import assert_same_float_dtype
+    return assert_same_float_dtype(tensors, dtype)
 
 
 def _with_dependencies(dependencies, output_tensor, name=None):

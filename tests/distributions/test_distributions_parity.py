@@ -49,3 +49,18 @@ def test_entropies_float32_as_tf():
             -1.2443442344665527, [1.77347731590271, 1.4525467157363892]]
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, np.array(w, np.float32))
+
+
+def test_mixed_parameter_dtypes_message_as_tf():
+    # TF 2.21's check_ops.assert_same_float_dtype message.
+    with tf.Graph().as_default():
+        tfd.Normal(0., 1.)
+        tfd.Normal(0., 1.)
+        tfd.Normal(0., 1.)
+        try:
+            tfd.Normal(0, 1.)
+        except ValueError as e:
+            assert str(e) == ("Normal_3/scale:0, type=<dtype: 'float32'>, must be of the same type "
+                              "(<dtype: 'int32'>) as Normal_3/loc:0.")
+        else:
+            raise AssertionError("no error")
