@@ -2,7 +2,6 @@
 `tf.initializers`), so seeded values follow TF's random streams. Names as strings resolve as
 TF's keras does ("glorot_uniform", "zeros", "he_normal", ...)."""
 
-from ..ops import init_ops as _init
 from ..ops.init_ops import (Constant, GlorotNormal, GlorotUniform, Identity, Initializer,  # noqa: F401
                             Ones, Orthogonal, RandomNormal, RandomUniform, TruncatedNormal,
                             VarianceScaling, Zeros)
@@ -41,10 +40,28 @@ random_uniform = uniform = RandomUniform
 truncated_normal = TruncatedNormal
 variance_scaling = VarianceScaling
 zeros = Zeros
-he_normal = _init.he_normal
-he_uniform = _init.he_uniform
-lecun_normal = _init.lecun_normal
-lecun_uniform = _init.lecun_uniform
+
+
+def _variance_scaling_class(name, scale, mode, distribution, doc):
+    """keras's v1 HeNormal/HeUniform/LecunNormal/LecunUniform: VarianceScaling subclasses whose
+    config is the seed alone (so serialize names the class, as TF's)."""
+    def __init__(self, seed=None):
+        VarianceScaling.__init__(self, scale=scale, mode=mode, distribution=distribution, seed=seed)
+
+    def get_config(self):
+        return {"seed": self.seed}
+    return type(name, (VarianceScaling,), {"__init__": __init__, "get_config": get_config,
+                                           "__doc__": doc})
+
+
+HeNormal = he_normal = _variance_scaling_class(
+    "HeNormal", 2., "fan_in", "truncated_normal", "He normal: truncated normal, stddev sqrt(2 / fan_in).")
+HeUniform = he_uniform = _variance_scaling_class(
+    "HeUniform", 2., "fan_in", "uniform", "He uniform: limit sqrt(6 / fan_in).")
+LecunNormal = lecun_normal = _variance_scaling_class(
+    "LecunNormal", 1., "fan_in", "truncated_normal", "LeCun normal: stddev sqrt(1 / fan_in).")
+LecunUniform = lecun_uniform = _variance_scaling_class(
+    "LecunUniform", 1., "fan_in", "uniform", "LeCun uniform: limit sqrt(3 / fan_in).")
 
 _BY_NAME = {
     "constant": Constant, "glorot_normal": GlorotNormal, "glorot_uniform": GlorotUniform,

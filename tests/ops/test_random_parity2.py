@@ -86,3 +86,14 @@ def test_adjust_ops_refuse_half_and_have_no_gradient_as_tf():
             x = tf.placeholder(tf.float32, [2, 4, 4, 3])
             with pytest.raises(LookupError, match="No gradient defined"):
                 tf.gradients(f(x, 0.3), x)
+
+
+def test_keras_variance_scaling_initializer_classes():
+    # TF 2.21's keras v1 initializers: HeNormal etc. are VarianceScaling subclasses, config = seed.
+    K = tf.keras.initializers
+    for f, name in ((K.he_normal, "HeNormal"), (K.he_uniform, "HeUniform"),
+                    (K.lecun_normal, "LecunNormal"), (K.lecun_uniform, "LecunUniform")):
+        i = f(seed=3)
+        assert type(i).__name__ == name and isinstance(i, K.VarianceScaling)
+        assert K.serialize(i) == {"class_name": name, "config": {"seed": 3}}
+    assert K.deserialize({"class_name": "HeNormal", "config": {"seed": 2}}).get_config() == {"seed": 2}
