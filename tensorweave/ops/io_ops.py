@@ -24,9 +24,8 @@ __all__ = []
 
 
 def _restore_shapes(op):
-    shapes = op._attrs.get("_output_shapes")
-    if shapes:
-        return [as_shape(s) for s in shapes]
+    # TF's shape function: unknown for whole-tensor ("" slice) restores; the `_output_shapes`
+    # attr is only the kernel's check of the stored shapes.
     return [unknown_shape()] * len(op._outputs)
 
 
@@ -76,11 +75,12 @@ def restore_v2(prefix, tensor_names, shape_and_slices, dtypes, name=None, shapes
 
 def sharded_filename(basename, shard, num_shards, name=None):
     """"basename-00000-of-00002" for shard 0 of 2."""
-    basename = convert_to_tensor(basename, dtype=_dtypes.string)
-    shard = convert_to_tensor(shard, dtype=_dtypes.int32)
-    num_shards = convert_to_tensor(num_shards, dtype=_dtypes.int32)
-    return apply_op("ShardedFilename", [basename, shard, num_shards], [_dtypes.string],
-                    name or "ShardedFilename")
+    # inputs converted in the op's scope, as TF's generated wrapper: "ShardedFilename/shard"
+    with get_default_graph().name_scope(name or "ShardedFilename") as scope:
+        basename = convert_to_tensor(basename, dtype=_dtypes.string, name="basename")
+        shard = convert_to_tensor(shard, dtype=_dtypes.int32, name="shard")
+        num_shards = convert_to_tensor(num_shards, dtype=_dtypes.int32, name="num_shards")
+        return apply_op("ShardedFilename", [basename, shard, num_shards], [_dtypes.string], scope)
 
 
 def merge_v2_checkpoints(checkpoint_prefixes, destination_prefix, delete_old_dirs=True, name=None):
