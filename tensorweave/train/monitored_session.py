@@ -68,18 +68,27 @@ class Scaffold:
         graph = get_default_graph()
         if graph.finalized:
             return self
-        from ..ops import control_flow_ops, variables
+        from ..ops import array_ops, control_flow_ops, variables
+        from . import resources
+        # TF's defaults op for op: the resource checks (a NoOp / an empty Const without any)
+        # are concatenated onto the variable checks.
         if self._init_op is None:
             self._init_op = Scaffold.get_or_default(
                 "init_op", GraphKeys.INIT_OP,
-                lambda: control_flow_ops.group(variables.global_variables_initializer()))
+                lambda: control_flow_ops.group(variables.global_variables_initializer(),
+                                               resources.initialize_resources(resources.shared_resources()),
+                                               *graph.get_collection("saved_model_initializers")))
         if self._ready_op is None:
-            self._ready_op = Scaffold.get_or_default("ready_op", GraphKeys.READY_OP,
-                                                     lambda: variables.report_uninitialized_variables())
+            self._ready_op = Scaffold.get_or_default(
+                "ready_op", GraphKeys.READY_OP,
+                lambda: array_ops.concat([variables.report_uninitialized_variables(),
+                                          resources.report_uninitialized_resources()], 0))
         if self._ready_for_local_init_op is None:
             self._ready_for_local_init_op = Scaffold.get_or_default(
                 "ready_for_local_init_op", GraphKeys.READY_FOR_LOCAL_INIT_OP,
-                lambda: variables.report_uninitialized_variables(variables.global_variables()))
+                lambda: array_ops.concat([
+                    variables.report_uninitialized_variables(variables.global_variables()),
+                    resources.report_uninitialized_resources(resources.shared_resources())], 0))
         if self._local_init_op is None:
             self._local_init_op = Scaffold.get_or_default("local_init_op", GraphKeys.LOCAL_INIT_OP,
                                                           Scaffold.default_local_init_op)
@@ -120,8 +129,11 @@ class Scaffold:
 
     @staticmethod
     def default_local_init_op():
-        from ..ops import control_flow_ops, variables
-        return control_flow_ops.group(variables.local_variables_initializer())
+        """TF's default: local variables, lookup tables and local resources initialized."""
+        from ..ops import control_flow_ops, lookup_ops, variables
+        from . import resources
+        return control_flow_ops.group(variables.local_variables_initializer(), lookup_ops.tables_initializer(),
+                                      resources.initialize_resources(resources.local_resources()))
 
 
 def _merge_all_summaries():

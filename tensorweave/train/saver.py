@@ -337,8 +337,11 @@ class _Builder:
             by_device.setdefault(_device_of(ref), []).append((name, ref))
         devices = sorted(by_device)
         last_device = devices[-1] or None
+        from ..ops import array_misc_ops, string_ops
         with graph.device("/device:CPU:0"):
-            tmp = constant("_temp/part", name="Const_1")
+            # TF's suffix choice (".part" for s3:// prefixes), op for op
+            tmp = array_misc_ops.where(string_ops.regex_full_match(filename, "^s3://.*"),
+                                       constant(".part"), constant("_temp/part"))
             tmp_prefix = io_ops.string_join([filename, tmp])
         num_shards = constant(len(devices), name="num_shards")
         deps, shard_prefixes = [], []

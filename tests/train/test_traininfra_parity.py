@@ -105,3 +105,42 @@ def test_string_input_producer_asserts_non_empty():
                          "input_producer/Greater", "input_producer/Assert/Const",
                          "input_producer/Assert/Assert/data_0", "input_producer/Assert/Assert",
                          "input_producer/Identity"]
+
+
+def test_scaffold_default_ops_are_tfs():
+    # TF 2.21: the ready ops concat the (empty) resource report onto the variable report, and the
+    # init ops group a resources NoOp (and tables_initializer for the local init op)
+    tf.Variable(5, name="v")
+    tf.Variable(1, name="lv", collections=[tf.GraphKeys.LOCAL_VARIABLES])
+    scaffold = tf.train.Scaffold()
+    scaffold.finalize()
+    assert scaffold.ready_op.name == "concat:0"
+    assert scaffold.ready_for_local_init_op.name == "concat_1:0"
+    assert [c.name for c in scaffold.init_op.control_inputs] == ["init", "init_1"]
+    assert [c.name for c in scaffold.local_init_op.control_inputs] == ["init_2", "init_all_tables", "init_3"]
+    graph = tf.get_default_graph()
+    resources_const = graph.get_tensor_by_name("report_uninitialized_resources/Const:0")
+    assert resources_const.shape.as_list() == [0] and resources_const.dtype == tf.string
+    with tf.Session() as sess:
+        assert list(sess.run(scaffold.ready_op)) == [b"v", b"lv"]
+        sess.run(scaffold.init_op)
+        assert list(sess.run(scaffold.ready_op)) == [b"lv"]
+        assert list(sess.run(scaffold.ready_for_local_init_op)) == []
+
+
+def test_sharded_saver_graph_is_tfs(tmp_path):
+    v = tf.Variable([1.0, 2.0], name="v")
+    saver = tf.train.Saver([v], sharded=True)
+    names = [op.name for op in tf.get_default_graph().get_operations() if op.name.startswith("save/")]
+    # TF 2.21's order: the s3 suffix choice, then the shard's filename with its shard Const
+    assert names[:12] == ["save/filename/input", "save/filename", "save/Const", "save/StaticRegexFullMatch",
+                          "save/Const_1", "save/Const_2", "save/Select", "save/StringJoin", "save/num_shards",
+                          "save/ShardedFilename/shard", "save/ShardedFilename", "save/SaveV2/tensor_names"]
+    restored = tf.get_default_graph().get_tensor_by_name("save/RestoreV2:0")
+    assert restored.shape.ndims is None    # TF: unknown static shape for a whole-tensor restore
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        path = saver.save(sess, str(tmp_path / "m"))
+        sess.run(tf.assign(v, [0.0, 0.0]))
+        saver.restore(sess, path)
+        np.testing.assert_array_equal(sess.run(v), [1.0, 2.0])
