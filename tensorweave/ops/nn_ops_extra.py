@@ -16,7 +16,7 @@ from ..framework import registry
 from ..framework.constant_op import constant_value, convert_to_tensor
 from ..framework.graph import name_scope
 from ..framework.op_util import apply_op
-from ..framework.tensor_shape import TensorShape, unknown_shape
+from ..framework.tensor_shape import TensorShape, note_input_value, unknown_shape
 
 __all__ = ["top_k", "in_top_k"]
 
@@ -31,6 +31,9 @@ def _top_k_shape(op):
     dims = s.as_list()
     if k is not None:
         k = int(k)
+        note_input_value(1, np.asarray(k))
+        if k < 0:
+            raise ValueError(f"Dimension size, given by scalar input 1, must be non-negative but is {k}")
         if dims[-1] is not None and dims[-1] < k:
             raise ValueError(f"input must have last dimension >= k = {k} but is {dims[-1]}")
     out = TensorShape(dims[:-1] + [None if k is None else k])
@@ -112,7 +115,8 @@ def top_k(input, k=1, sorted=True, name=None, index_type=_dtypes.int32):  # noqa
 
 def in_top_k(predictions, targets, k, name=None):
     """Whether each target's prediction is among the k largest of its row (bool vector)."""
-    with name_scope(name, "in_top_k"):
+    # TF: gen in_top_kv2 inside the "in_top_k" scope, so Python inputs are "in_top_k/InTopKV2/k"
+    with name_scope(name, "in_top_k"), name_scope(None, "InTopKV2") as op_scope:
         p = convert_to_tensor(predictions, name="predictions")
         t = convert_to_tensor(targets, name="targets")
         if p.dtype.base_dtype != _dtypes.float32:
@@ -124,5 +128,5 @@ def in_top_k(predictions, targets, k, name=None):
         kt = convert_to_tensor(np.asarray(k, t.dtype.base_dtype.as_numpy_dtype)
                                if isinstance(k, numbers.Integral) else k, dtype=t.dtype.base_dtype,
                                name="k")
-        return apply_op("InTopKV2", [p, t, kt], [_dtypes.bool], "InTopKV2",
+        return apply_op("InTopKV2", [p, t, kt], [_dtypes.bool], op_scope,
                         attrs={"T": t.dtype.base_dtype})

@@ -209,3 +209,23 @@ def test_softmax_axis_graph_and_values_as_tf():
     np.testing.assert_allclose(gv, ref, rtol=1e-5, atol=1e-6)
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"`dim` must be in the range \[-3, 3\)"):
         tf.nn.softmax(x, axis=3)
+
+
+# ---- in_top_k / top_k ----
+
+def test_in_top_k_non_finite_rows_and_names_as_tf():
+    pred = tf.constant([[0.1, 0.3, 0.3, 0.2], [0.5, 0.5, 0.5, 0.5], [0.9, np.nan, 0.1, 0.2], [1., 2., 3., np.inf]])
+    t = tf.constant([1, 3, 0, 3])
+    k1, k2 = tf.nn.in_top_k(pred, t, 1), tf.nn.in_top_k(pred, tf.constant([1, 5, 0, 3]), 1)
+    # recorded from TF 2.21: ties count as in the top k; a non-finite value anywhere in the row, or
+    # an out-of-range target, gives False
+    np.testing.assert_array_equal(_run(k1), [True, True, False, False])
+    np.testing.assert_array_equal(_run(k2), [True, False, False, False])
+    names = [op.name for op in tf.get_default_graph().get_operations()]
+    assert "in_top_k/InTopKV2/k" in names and k1.name == "in_top_k/InTopKV2:0"
+    with pytest.raises(ValueError, match=r"input must have last dimension >= k = 5 but is 4 .*"
+                                         r"and with computed input tensors: input\[1\] = <5>\.$"):
+        tf.nn.top_k(pred, 5)
+    with pytest.raises(ValueError, match=r"^Dimension size, given by scalar input 1, must be non-negative but is -1 "
+                                         r".*input\[1\] = <-1>\.$"):
+        tf.nn.top_k(pred, -1)

@@ -224,7 +224,9 @@ def _in_top_k(op, ctx):
         valid = (t >= 0) & (t < c)
         tc = np.where(valid, t, 0)
         tp = predictions[np.arange(n), tc]
-        valid &= np.isfinite(tp)
+        # TF's kernel "cannot say" (False) when the target's or any other prediction in the row
+        # is not finite
+        valid &= np.isfinite(tp) & np.isfinite(predictions).all(axis=1)
         greater = (predictions > tp[:, None]).sum(axis=1)
         return valid & (greater < k)
     return in_top_k
