@@ -219,7 +219,6 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
         for p in range(np_):
             with colocate_with(params[p]):
                 result = array_ops.gather(params[p], gather_ids[p])
-                result = _clip(result, gather_ids[p], max_norm)
             partitioned_result.append(result)
         ret = parallel_dynamic_stitch(pindices, partitioned_result, name=name)
         element_shape_s = params[0].shape[1:]
@@ -233,7 +232,8 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
             element_shape_d = params_shape[1:]
         ret = array_ops.reshape(ret, array_ops.concat([array_ops.shape(ids), element_shape_d], 0))
         ret.set_shape(ids.shape.concatenate(element_shape_s))
-        return ret
+        # TF clips the stitched result (one clip_by_norm named in this scope), not each partition
+        return _clip(ret, ids, max_norm)
 
 
 def embedding_lookup_sparse(params, sp_ids, sp_weights, partition_strategy="mod", name=None,

@@ -229,3 +229,17 @@ def test_in_top_k_non_finite_rows_and_names_as_tf():
     with pytest.raises(ValueError, match=r"^Dimension size, given by scalar input 1, must be non-negative but is -1 "
                                          r".*input\[1\] = <-1>\.$"):
         tf.nn.top_k(pred, -1)
+
+
+# ---- embedding_lookup max_norm over partitioned params ----
+
+def test_partitioned_embedding_lookup_clips_the_stitched_result_as_tf():
+    vals = [np.arange(12, dtype=np.float32).reshape(3, 4) / 5. + i for i in range(3)]
+    ps = [tf.constant(v) for v in vals]
+    e = tf.nn.embedding_lookup(ps, tf.constant([[0, 8], [4, 4]]), max_norm=3.0, partition_strategy="div")
+    # recorded from TF 2.21: one clip_by_norm after the stitch and reshape
+    assert e.name == "embedding_lookup/clip_by_norm:0" and e.shape.as_list() == [2, 2, 4]
+    table = np.concatenate(vals)
+    rows = table[[[0, 8], [4, 4]]]
+    norm = np.sqrt((rows.astype(np.float64) ** 2).sum(-1, keepdims=True))
+    np.testing.assert_allclose(_run(e), rows * np.minimum(1.0, 3.0 / norm), rtol=1e-6)
