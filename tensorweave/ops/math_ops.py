@@ -581,14 +581,23 @@ def _mul_op(x, y, name):
     return multiply(x, y, name=name)
 
 
-def _logical(fn):
+def _logical(fn, bitwise_name):
+    """TF's operator &, |, ^: the logical op on bools, else the bitwise op inside the operator's
+    name scope ("and/BitwiseAnd")."""
     def op(x, y, name):
-        return fn(x, y, name=name)
+        if not isinstance(x, Tensor) or x.dtype.base_dtype == _dtypes.bool:
+            return fn(x, y, name=name)
+        from . import bitwise_ops
+        with _name_scope(None, name, [x, y]):
+            return getattr(bitwise_ops, bitwise_name)(x, y)
     return op
 
 
-def _xor(x, y, name):
-    return logical_xor(x, y, name=name)
+def _invert(x):
+    if x.dtype.base_dtype == _dtypes.bool:
+        return logical_not(x)
+    from .bitwise_ops import invert
+    return invert(x)
 
 
 def _truediv_op(x, y, name):
@@ -598,15 +607,16 @@ def _truediv_op(x, y, name):
 for _name, _fn, _opn in [("add", _add_op, "add"), ("sub", subtract, "sub"), ("mul", _mul_op, "mul"),
                          ("truediv", _truediv_op, "truediv"), ("floordiv", floordiv, "floordiv"),
                          ("mod", floormod, "mod"), ("pow", pow, "pow"), ("matmul", matmul, "matmul"),
-                         ("and", _logical(logical_and), "and"), ("or", _logical(logical_or), "or"),
-                         ("xor", _xor, "xor")]:
+                         ("and", _logical(logical_and, "bitwise_and"), "and"),
+                         ("or", _logical(logical_or, "bitwise_or"), "or"),
+                         ("xor", _logical(logical_xor, "bitwise_xor"), "xor")]:
     _f, _rf = _binop(_fn, _opn)
     Tensor._override_operator(f"__{_name}__", _f)
     Tensor._override_operator(f"__r{_name}__", _rf)
 
 Tensor._override_operator("__neg__", lambda x: negative(x))
 Tensor._override_operator("__abs__", lambda x: abs(x))
-Tensor._override_operator("__invert__", lambda x: logical_not(x))
+Tensor._override_operator("__invert__", _invert)
 Tensor._override_operator("__lt__", lambda x, y: less(x, y))
 Tensor._override_operator("__le__", lambda x, y: less_equal(x, y))
 Tensor._override_operator("__gt__", lambda x, y: greater(x, y))

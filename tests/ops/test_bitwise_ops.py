@@ -66,3 +66,24 @@ def test_names_shapes_gradients_and_errors():
             tf.bitwise.invert(tf.constant([True]))
         with pytest.raises(ValueError, match="Dimensions must be equal, but are 3 and 4"):
             tf.bitwise.bitwise_or(tf.zeros([2, 3], tf.int32), tf.zeros([4], tf.int32))
+
+
+def test_operators_on_integers_are_bitwise_as_tf():
+    """&, |, ^ and ~ on integer tensors build TF's bitwise ops (names recorded from TF 2.21:
+    `and/BitwiseAnd:0`, `Invert:0`); on bools the logical ones."""
+    import tensorweave as tf
+    g = tf.Graph()
+    with g.as_default():
+        a = tf.constant([5, 3], tf.int32)
+        b = tf.constant([3, 6], tf.int32)
+        ts = [a & b, a | b, a ^ b, ~a, 1 & a, a & 2]
+        assert [t.name for t in ts] == ["and/BitwiseAnd:0", "or/BitwiseOr:0", "xor/BitwiseXor:0",
+                                        "Invert:0", "and_1/BitwiseAnd:0", "and_2/BitwiseAnd:0"]
+        t = tf.constant([True, False])
+        assert (t & t).op.type == "LogicalAnd" and (~t).op.type == "LogicalNot"
+        with pytest.raises(TypeError, match="not in list of allowed values"):
+            tf.constant([1.0]) & tf.constant([2.0])
+    with tf.Session(graph=g) as sess:
+        vals = sess.run([a & b, a | b, a ^ b, ~a, 7 ^ a])
+    for v, want in zip(vals, [[1, 2], [7, 7], [6, 5], [-6, -4], [2, 4]]):
+        np.testing.assert_array_equal(v, want)
