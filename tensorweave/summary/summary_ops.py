@@ -155,7 +155,8 @@ def merge(inputs, collections=None, name=None):
     from ..framework.graph import name_scope
     inputs = [convert_to_tensor(i) for i in inputs]
     with name_scope(name, "Merge", inputs):
-        val = apply_op("MergeSummary", inputs, [_dtypes.string], "MergeSummary", attrs={"N": len(inputs)})
+        # TF passes `name` on to the op too: merge(..., name="m") is "m/m"
+        val = apply_op("MergeSummary", inputs, [_dtypes.string], name or "MergeSummary", attrs={"N": len(inputs)})
     _collect(val, collections, default=())
     return val
 

@@ -36,14 +36,23 @@ class EventFileWriter:
         self._open_new_file()
 
     def _open_new_file(self):
-        now = time.time()
-        name = f"events.out.tfevents.{int(now):010d}.{socket.gethostname()}{self._suffix}"
+        # As TF's EventsWriter, the file (and its file_version header) is only created by the
+        # first event: a writer that never writes leaves no file.
+        self._file = None
+        self._path = None
+        self._last_flush = time.time()
+
+    def _ensure_file_locked(self):
+        if self._file is not None:
+            return
+        now = int(time.time())   # TF names the file and stamps the header with whole seconds
+        name = f"events.out.tfevents.{now:010d}.{socket.gethostname()}{self._suffix}"
         self._path = os.path.join(self._logdir, name)
         self._file = open(self._path, "ab")
-        self._last_flush = time.time()
         Event = _event_pb()
-        self._file.write(tf_record.encode_record(Event(wall_time=now, file_version="brain.Event:2")
-                                                 .SerializeToString()))
+        header = Event(wall_time=now, file_version="brain.Event:2")
+        header.source_metadata.writer = "tensorflow.core.util.events_writer"
+        self._file.write(tf_record.encode_record(header.SerializeToString()))
         self._file.flush()
 
     def get_logdir(self):
@@ -53,12 +62,15 @@ class EventFileWriter:
         with self._lock:
             if self._closed:
                 return
+            self._ensure_file_locked()
             self._pending.append(tf_record.encode_record(
                 event if isinstance(event, (bytes, bytearray)) else event.SerializeToString()))
             if len(self._pending) >= self._max_queue or time.time() - self._last_flush >= self._flush_secs:
                 self._flush_locked()
 
     def _flush_locked(self):
+        if self._file is None:
+            return
         if self._pending:
             self._file.write(b"".join(self._pending))
             self._pending = []
@@ -74,7 +86,8 @@ class EventFileWriter:
         with self._lock:
             if not self._closed:
                 self._flush_locked()
-                self._file.close()
+                if self._file is not None:
+                    self._file.close()
                 self._closed = True
 
     def reopen(self):

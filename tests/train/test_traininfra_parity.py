@@ -144,3 +144,25 @@ def test_sharded_saver_graph_is_tfs(tmp_path):
         sess.run(tf.assign(v, [0.0, 0.0]))
         saver.restore(sess, path)
         np.testing.assert_array_equal(sess.run(v), [1.0, 2.0])
+
+
+def test_event_file_created_by_first_event_with_tfs_header(tmp_path):
+    import os
+    empty = tmp_path / "empty"
+    tf.summary.FileWriter(str(empty)).close()
+    assert os.listdir(empty) == []          # TF 2.21: no event, no file
+    writer = tf.summary.FileWriter(str(tmp_path / "one"))
+    writer.add_summary(tf.Summary(value=[tf.Summary.Value(tag="a", simple_value=1.5)]), 4)
+    writer.close()
+    (path,) = [str(tmp_path / "one" / f) for f in os.listdir(tmp_path / "one")]
+    header, event = list(tf.train.summary_iterator(path))
+    assert header.file_version == "brain.Event:2"
+    assert header.source_metadata.writer == "tensorflow.core.util.events_writer"
+    assert header.wall_time == int(header.wall_time)          # whole seconds, as TF's header
+    assert event.step == 4 and event.summary.value[0].simple_value == 1.5
+
+
+def test_summary_merge_name_is_scope_and_op():
+    s1 = tf.summary.scalar("a", tf.constant(1.0))
+    assert tf.summary.merge([s1], name="m").name == "m/m:0"         # TF 2.21
+    assert tf.summary.merge([s1]).name == "Merge/MergeSummary:0"
