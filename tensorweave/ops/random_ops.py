@@ -101,7 +101,7 @@ def _random_shape(op):
     return [_static_shape(op._inputs[0])]
 
 
-_FLOATS = (_dtypes.float16, _dtypes.float32, _dtypes.float64)
+_FLOATS = (_dtypes.float16, _dtypes.bfloat16, _dtypes.float32, _dtypes.float64)
 
 for _t in ("RandomStandardNormal", "RandomUniform", "TruncatedNormal"):
     registry.register_op(_t, shape_fn=_random_shape, stateful=True)

@@ -97,3 +97,21 @@ def test_keras_variance_scaling_initializer_classes():
         assert type(i).__name__ == name and isinstance(i, K.VarianceScaling)
         assert K.serialize(i) == {"class_name": name, "config": {"seed": 3}}
     assert K.deserialize({"class_name": "HeNormal", "config": {"seed": 2}}).get_config() == {"seed": 2}
+
+
+def test_bfloat16_random_ops_match_tf():
+    """bfloat16 normal / truncated normal (TF's float samples rounded to nearest even) and uniform
+    (Uint16ToGfloat16: 7 random mantissa bits); values recorded from TF 2.21."""
+    import ml_dtypes  # noqa: F401  (a dependency: tf.bfloat16's NumPy type)
+    g = tf.Graph()
+    with g.as_default():
+        tf.set_random_seed(1)
+        n = tf.random_normal([5], dtype=tf.bfloat16, seed=2)
+        u = tf.random_uniform([5], dtype=tf.bfloat16, seed=2)
+        t = tf.truncated_normal([5], dtype=tf.bfloat16, seed=2)
+    assert n.dtype == tf.bfloat16
+    with tf.Session(graph=g) as sess:
+        nv, uv, tv = (v.astype(np.float32) for v in sess.run([n, u, t]))
+    np.testing.assert_array_equal(nv, [-1.046875, 0.83984375, 1.234375, 2.0625, 0.3046875])
+    np.testing.assert_array_equal(uv, [0.6171875, 0.6484375, 0.421875, 0.7265625, 0.8984375])
+    np.testing.assert_array_equal(tv, [-1.046875, 0.83984375, 1.234375, 0.3046875, 0.388671875])

@@ -148,6 +148,13 @@ def uint16_to_half(x):
     return bits.view(np.float16) - np.float16(1.0)
 
 
+def uint16_to_bfloat16(x, bfloat16):
+    """TF's Uint16ToGfloat16: the low 7 bits of each sample as a bfloat16 mantissa in [1, 2),
+    minus 1 (exact)."""
+    bits = ((x & np.uint32(0x7F)) | np.uint32(127 << 7)).astype(np.uint16)
+    return bits.view(bfloat16) - bfloat16(1.0)
+
+
 def uint64_to_double(x0, x1):
     man = ((x0 & np.uint32(0xFFFFF)).astype(np.uint64) << _S32) | x1.astype(np.uint64)
     return (man | (np.uint64(1023) << np.uint64(52))).view(np.float64) - 1.0
@@ -200,7 +207,13 @@ def uniform_values(stream, n, dtype):
             b = stream.blocks(start, _group_range(g0, g1))
             return uint64_to_double(b[:, 0::2].ravel(), b[:, 1::2].ravel())
         return _generate(n, 2, np.float64, fill)
-    convert = uint16_to_half if dtype == np.float16 else uint32_to_float
+    if dtype == np.float16:
+        convert = uint16_to_half
+    elif np.dtype(dtype).name == "bfloat16":
+        def convert(x):
+            return uint16_to_bfloat16(x, dtype)
+    else:
+        convert = uint32_to_float
 
     def fill(g0, g1):
         return convert(stream.blocks(start, _group_range(g0, g1)).ravel())
@@ -279,8 +292,9 @@ def _float_kernel(sampler):
         def kernel(shape):
             shape = _shape_arg(shape)
             n = int(np.prod(shape, dtype=np.int64))
-            if dtype == np.float16 and sampler is not uniform_values:
-                return sampler(stream, n, np.float32).astype(np.float16).reshape(shape)
+            if np.dtype(dtype).itemsize == 2 and sampler is not uniform_values:
+                # half and bfloat16 normals: TF's float samples, rounded to nearest even
+                return sampler(stream, n, np.float32).astype(dtype).reshape(shape)
             return sampler(stream, n, dtype).reshape(shape)
         return kernel
     return factory
