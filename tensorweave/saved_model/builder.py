@@ -13,6 +13,32 @@ from . import constants, signature_def_utils, tag_constants
 __all__ = ["SavedModelBuilder", "simple_save"]
 
 
+def _validate_tensor_info(tensor_info):
+    if tensor_info is None:
+        raise AssertionError("All TensorInfo protos used in the SignatureDefs must have the name "
+                             "and dtype fields set.")
+    if tensor_info.WhichOneof("encoding") is None:
+        raise AssertionError(f"Invalid `tensor_info`: {tensor_info}. All TensorInfo protos used in the "
+                             "SignatureDefs must have one of the 'encoding' fields (e.g., name or coo_sparse) set.")
+    if tensor_info.WhichOneof("encoding") != "composite_tensor" and tensor_info.dtype == 0:
+        raise AssertionError(f"Invalid `tensor_info`: {tensor_info}. All TensorInfo protos used in the "
+                             "SignatureDefs must have the dtype field set.")
+
+
+def _validate_signature_def_map(signature_def_map):
+    """TF's checks: every TensorInfo names a tensor and a dtype; the init/train keys are reserved."""
+    signature_def_map = signature_def_map or {}
+    for sig in signature_def_map.values():
+        for info in list(sig.inputs.values()) + list(sig.outputs.values()):
+            _validate_tensor_info(info)
+    if constants.INIT_OP_SIGNATURE_KEY in signature_def_map:
+        raise KeyError(f'SignatureDef map key "{constants.INIT_OP_SIGNATURE_KEY}" is reserved for '
+                       "initialization. Please use a different key.")
+    if constants.TRAIN_OP_SIGNATURE_KEY in signature_def_map:
+        raise KeyError(f'SignatureDef map key "{constants.TRAIN_OP_SIGNATURE_KEY}" is reserved for the '
+                       "train op. Please use a different key.")
+
+
 class SavedModelBuilder:
     """Builds a SavedModel: one or more MetaGraphDefs (by tag set) sharing one set of variables."""
 
@@ -22,30 +48,23 @@ class SavedModelBuilder:
         if os.path.exists(self._export_dir):
             if os.listdir(self._export_dir):
                 raise AssertionError(
-                    f"Export directory already exists, and isn't empty. Please choose a different export "
-                    f"directory, or delete all the contents of the specified directory: {self._export_dir}")
+                    f"Export directory {export_dir} already exists, and isn't empty. Please choose a different "
+                    "export directory, or delete all the contents of the specified directory.")
         else:
             os.makedirs(self._export_dir)
         self._saved_model = SavedModel(saved_model_schema_version=constants.SAVED_MODEL_SCHEMA_VERSION)
         self._has_saved_variables = False
-        self._tag_sets = set()
 
     def _check_tags(self, tags):
         if isinstance(tags, str) or not isinstance(tags, (list, tuple, set, frozenset)):
             raise TypeError(f"tags must be a list/tuple/set of strings, got {tags!r}")
-        key = frozenset(tags)
-        if key in self._tag_sets:
-            raise AssertionError(f"MetaGraphDef with tags {sorted(tags)} already exists in the SavedModel")
-        self._tag_sets.add(key)
+        # TF adds a second MetaGraphDef with the same tags without complaint (load finds the first)
 
     def _add_meta_graph(self, tags, signature_def_map, saver, main_op, legacy_init_op, clear_devices,
                         strip_default_attrs, graph):
         if main_op is not None and legacy_init_op is not None:
             raise ValueError("Only one of main_op and legacy_init_op may be provided.")
-        for key, sig in (signature_def_map or {}).items():
-            if not signature_def_utils.is_valid_signature(sig):
-                raise AttributeError(f"Invalid signature {key!r}: a SignatureDef needs a method_name "
-                                     "(and inputs/outputs for predict).")
+        _validate_signature_def_map(signature_def_map)
         init = main_op if main_op is not None else legacy_init_op
         if init is not None:
             op = getattr(init, "op", init) if not isinstance(init, _graph.Operation) else init

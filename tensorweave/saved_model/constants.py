@@ -12,3 +12,7 @@ VARIABLES_DIRECTORY = "variables"
 VARIABLES_FILENAME = "variables"
 
 __all__ = [k for k in dir() if k.isupper()]
+
+# Reserved SignatureDef keys (TF keeps them out of the public constants module too)
+INIT_OP_SIGNATURE_KEY = "__saved_model_init_op"
+TRAIN_OP_SIGNATURE_KEY = "__saved_model_train_op"

@@ -40,13 +40,15 @@ def read_saved_model(export_dir):
 
 def find_meta_graph(saved_model, tags, export_dir=""):
     wanted = set(tags)
+    available = []
     for mgd in saved_model.meta_graphs:
+        available.append(set(mgd.meta_info_def.tags))
         if set(mgd.meta_info_def.tags) == wanted:
             return mgd
-    available = [sorted(m.meta_info_def.tags) for m in saved_model.meta_graphs]
-    raise RuntimeError(f"MetaGraphDef associated with tags {sorted(tags)!r} could not be found in SavedModel "
-                       f"{export_dir}. Available tag-sets: {available}. To inspect available tag-sets in the "
-                       "SavedModel, please use `tensorweave inspect`.")
+    # TF 2.21's wording (tags as str(list).strip('[]'), the tag sets as Python sets); del export_dir
+    raise RuntimeError(f"MetaGraphDef associated with tags {str(tags).strip('[]')} could not be found in "
+                       f"SavedModel, with available tags '{available}'. To inspect available tag-sets in the "
+                       "SavedModel, please use the SavedModel CLI: `saved_model_cli`.")
 
 
 def load(sess, tags, export_dir, import_scope=None, **saver_kwargs):

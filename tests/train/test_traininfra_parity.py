@@ -166,3 +166,25 @@ def test_summary_merge_name_is_scope_and_op():
     s1 = tf.summary.scalar("a", tf.constant(1.0))
     assert tf.summary.merge([s1], name="m").name == "m/m:0"         # TF 2.21
     assert tf.summary.merge([s1]).name == "Merge/MergeSummary:0"
+
+
+def test_saved_model_errors_are_tfs(tmp_path):
+    import pytest
+    export = str(tmp_path / "sm")
+    v = tf.Variable(1.0, name="v")
+    builder = tf.saved_model.builder.SavedModelBuilder(export)
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        builder.add_meta_graph_and_variables(sess, ["serve"])
+    builder.save()
+    with pytest.raises(AssertionError) as err:
+        tf.saved_model.builder.SavedModelBuilder(export)
+    assert str(err.value) == (f"Export directory {export} already exists, and isn't empty. Please choose a "
+                              "different export directory, or delete all the contents of the specified directory.")
+    with tf.Graph().as_default(), tf.Session() as sess:
+        with pytest.raises(RuntimeError) as err:
+            tf.saved_model.loader.load(sess, ["train"], export)
+    # TF 2.21's message
+    assert str(err.value) == ("MetaGraphDef associated with tags 'train' could not be found in SavedModel, with "
+                              "available tags '[{'serve'}]'. To inspect available tag-sets in the SavedModel, "
+                              "please use the SavedModel CLI: `saved_model_cli`.")
