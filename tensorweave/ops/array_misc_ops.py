@@ -51,7 +51,7 @@ def _select_shape(op):
         if a is not None and b is not None and a != b:
             raise ValueError(f"Dimension 0 in both shapes must be equal, but are {a} and {b}. Shapes are "
                              f"[{a}] and [{b}].")
-        return [TensorShape([a if b is None else b] + out.as_list()[1:])]
+        return [out]   # TF merges cond's length into a copy: the output keeps the data's batch
     if cs.ndims != out.ndims:
         raise ValueError(f"Shapes must be equal rank, but are {cs.ndims} and {out.ndims}")
     for i, (a, b) in enumerate(zip(cs.as_list(), out.as_list())):

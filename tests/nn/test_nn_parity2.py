@@ -243,3 +243,18 @@ def test_partitioned_embedding_lookup_clips_the_stitched_result_as_tf():
     rows = table[[[0, 8], [4, 4]]]
     norm = np.sqrt((rows.astype(np.float64) ** 2).sum(-1, keepdims=True))
     np.testing.assert_allclose(_run(e), rows * np.minimum(1.0, 3.0 / norm), rtol=1e-6)
+
+
+# ---- where(vector cond, x, y) keeps the data's batch, so dynamic_rnn outputs stay (?, T, n) ----
+
+def test_select_with_vector_cond_and_dynamic_rnn_shapes_as_tf():
+    c = tf.placeholder(tf.bool, [3])
+    x = tf.placeholder(tf.float32, [None, 3])
+    assert tf.where(c, x, x).shape.as_list() == [None, 3]     # recorded from TF 2.21
+    inp = tf.placeholder(tf.float32, [None, 4, 2])
+    o, s = tf.nn.dynamic_rnn(tf.nn.rnn_cell.BasicRNNCell(3), inp, dtype=tf.float32, sequence_length=[4, 2, 3])
+    assert o.shape.as_list() == [None, 4, 3] and s.shape.as_list() == [None, 3]
+    xv = np.random.RandomState(0).randn(3, 4, 2).astype(np.float32)
+    ov, sv = _run([o, s], {inp: xv})
+    assert np.all(ov[1, 2:] == 0) and np.all(ov[2, 3:] == 0)
+    np.testing.assert_array_equal(sv[1], ov[1, 1])
