@@ -106,6 +106,7 @@ class TensorArray:
         self._infer_shape = infer_shape
         self._element_shape = [as_shape(element_shape) if element_shape is not None else unknown_shape()]
         self._static_size = None
+        self._size = None       # TF's _size: the size argument as given, when the size is fixed
         if handle is not None or flow is not None:
             if flow is None:
                 flow = handle
@@ -113,6 +114,8 @@ class TensorArray:
             return
         if size is None:
             raise ValueError("Size must be provided if handle is not provided")
+        if not self._dynamic_size:
+            self._size = size
         with name_scope(name, "TensorArray", [size]) as scope:
             size = convert_to_tensor(size, dtype=_dtypes.int32, name="size")
             if not self._dynamic_size:
@@ -134,6 +137,7 @@ class TensorArray:
         ta._infer_shape = proto._infer_shape
         ta._element_shape = proto._element_shape
         ta._static_size = getattr(proto, "_static_size", None)
+        ta._size = getattr(proto, "_size", None)
         ta._flow = flow
         return ta
 
@@ -157,7 +161,8 @@ class TensorArray:
         self._element_shape[0] = self._element_shape[0].merge_with(shape)
 
     def _check_dtype(self, value):
-        value = convert_to_tensor(value, dtype=self._dtype if not isinstance(value, Tensor) else None)
+        value = convert_to_tensor(value, dtype=self._dtype if not isinstance(value, Tensor) else None,
+                                  name="value")
         if value.dtype.base_dtype != self._dtype:
             raise TypeError(f"TensorArray dtype is {self._dtype.name} but Op is trying to write dtype "
                             f"{value.dtype.base_dtype.name}.")
@@ -167,11 +172,12 @@ class TensorArray:
         return self._with_flow(apply_op("TensorArrayIdentity", [self._flow], [_dtypes.float32], "Identity"))
 
     def write(self, index, value, name=None):
-        with name_scope(name, "TensorArrayWrite", [self._flow, index, value]) as scope:
+        with name_scope(name, "TensorArrayWrite", [self._flow, index, value]):
             value = self._check_dtype(value)
-            index = convert_to_tensor(index, dtype=_dtypes.int32, name="index")
             self._merge_element_shape(value.shape)
-            flow = apply_op("TensorArrayWriteV3", [self._flow, index, value], [_dtypes.float32], scope)
+            with name_scope(name, "TensorArrayWriteV3") as scope:
+                index = convert_to_tensor(index, dtype=_dtypes.int32, name="index")
+                flow = apply_op("TensorArrayWriteV3", [self._flow, index, value], [_dtypes.float32], scope)
         return self._with_flow(flow)
 
     def read(self, index, name=None):
@@ -181,10 +187,11 @@ class TensorArray:
                             shapes=[self.element_shape])
 
     def gather(self, indices, name=None):
-        with name_scope(name, "TensorArrayGather", [self._flow, indices]) as scope:
+        # TF's op is named TensorArrayGatherV3 (no scope); its leading dimension is unknown
+        # whatever the indices' length.
+        with name_scope(name, "TensorArrayGatherV3", [self._flow, indices]) as scope:
             indices = convert_to_tensor(indices, dtype=_dtypes.int32, name="indices")
-            n = indices.shape[0].value if indices.shape.ndims == 1 else None
-            shape = TensorShape([n]).concatenate(self.element_shape) if self.element_shape.ndims is not None \
+            shape = TensorShape([None]).concatenate(self.element_shape) if self.element_shape.ndims is not None \
                 else unknown_shape()
             return apply_op("TensorArrayGatherV3", [self._flow, indices], [self._dtype], scope,
                             shapes=[shape])
@@ -195,7 +202,7 @@ class TensorArray:
             size = self.size()
             static = self._static_size if self._static_size is not None else _static_size(self._flow)
             idx = array_ops.range(0, size, name="range")
-            out = self.gather(idx, name="TensorArrayGatherV3")
+            out = self.gather(idx, name=name)
             if static is not None and out.shape.ndims is not None:
                 out.set_shape(TensorShape([static]).concatenate(out.shape[1:]))
             del scope
@@ -204,40 +211,56 @@ class TensorArray:
     def unstack(self, value, name=None):
         from . import array_ops
         with name_scope(name, "TensorArrayUnstack", [self._flow, value]):
-            value = self._check_dtype(value)
-            n = array_ops.shape(value)[0]
-            return self.scatter(array_ops.range(0, n), value, name="TensorArrayScatter")
+            n = array_ops.shape(value)[0]    # as TF: the value is converted here and again in scatter
+            return self.scatter(array_ops.range(0, n), value, name=name)
 
     def scatter(self, indices, value, name=None):
-        with name_scope(name, "TensorArrayScatter", [self._flow, indices, value]) as scope:
+        with name_scope(name, "TensorArrayScatter", [self._flow, indices, value]):
             value = self._check_dtype(value)
-            indices = convert_to_tensor(indices, dtype=_dtypes.int32, name="indices")
             if value.shape.ndims is not None and value.shape.ndims >= 1:
                 self._merge_element_shape(value.shape[1:])
-            flow = apply_op("TensorArrayScatterV3", [self._flow, indices, value], [_dtypes.float32], scope)
+            with name_scope(name, "TensorArrayScatterV3") as scope:
+                indices = convert_to_tensor(indices, dtype=_dtypes.int32, name="indices")
+                flow = apply_op("TensorArrayScatterV3", [self._flow, indices, value], [_dtypes.float32], scope)
         return self._with_flow(flow)
 
     def concat(self, name=None):
-        with name_scope(name, "TensorArrayConcat", [self._flow]) as scope:
-            es = self.element_shape
+        es = self.element_shape
+        value, _ = apply_op("TensorArrayConcatV3", [self._flow], [self._dtype, _dtypes.int64],
+                            name or "TensorArrayConcatV3",
+                            shapes=[TensorShape([None]).concatenate(es[1:]) if es.ndims else unknown_shape(),
+                                    TensorShape([None])])
+        if es.ndims is not None:
+            # As TF: the length is known when the size and the first element dimension are.
+            from ..framework.constant_op import constant_value
             n = None
-            if es.ndims and es[0].value is not None and self._static_size is not None:
-                n = es[0].value * self._static_size  # TF: a fixed size and element shape give the length
-            shape = TensorShape([n]).concatenate(es[1:]) if es.ndims else unknown_shape()
-            value, _ = apply_op("TensorArrayConcatV3", [self._flow], [self._dtype, _dtypes.int64], scope,
-                                shapes=[shape, TensorShape([None])])
-            return value
+            if self._infer_shape:
+                size = constant_value(self.size())
+                if size is not None and es.ndims and es[0].value is not None:
+                    n = int(size) * es[0].value
+            value.set_shape(TensorShape([n]).concatenate(es[1:]) if es.ndims else TensorShape([n]))
+        return value
 
     def split(self, value, lengths, name=None):
-        with name_scope(name, "TensorArraySplit", [self._flow, value, lengths]) as scope:
+        from . import math_ops
+        from ..framework.constant_op import constant_value
+        with name_scope(name, "TensorArraySplit", [self._flow, value, lengths]):
             value = self._check_dtype(value)
-            lengths = convert_to_tensor(lengths, dtype=_dtypes.int64, name="lengths")
-            if value.shape.ndims:
-                self._merge_element_shape(TensorShape([None]).concatenate(value.shape[1:]))
-            flow = apply_op("TensorArraySplitV3", [self._flow, value, lengths], [_dtypes.float32], scope)
+            lengths = math_ops.cast(lengths, _dtypes.int64)
+            known = constant_value(lengths)
+            # As TF: the element shape is known only when every length is the same.
+            if value.shape.ndims is not None and known is not None and known.ndim and known.size \
+                    and known.max() == known.min():
+                self._merge_element_shape(TensorShape([int(known[0])]).concatenate(value.shape[1:]))
+            flow = apply_op("TensorArraySplitV3", [self._flow, value, lengths], [_dtypes.float32],
+                            name or "TensorArraySplitV3")
         return self._with_flow(flow)
 
     def size(self, name=None):
+        """The number of elements: the size given at creation when it is fixed (TF returns it
+        converted to a tensor, no op of its own), else a TensorArraySizeV3 op."""
+        if not self._dynamic_size and self._size is not None:
+            return convert_to_tensor(self._size, dtype=_dtypes.int32)
         return apply_op("TensorArraySizeV3", [self._flow], [_dtypes.int32], name or "TensorArraySizeV3")
 
     def close(self, name=None):
