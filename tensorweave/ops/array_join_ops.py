@@ -147,6 +147,9 @@ def concat(values, axis, name="concat"):
             return identity(_to_tensor(v), name=name)
     with g.name_scope(name) as scope:
         ts = _match_list_dtypes(values, "ConcatV2")
+        if not ts:   # TF's op-builder check on ConcatV2's N >= 2 (one tensor is an Identity above)
+            raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than "
+                             "minimum length 2.")
         a = _index_tensor(axis, "axis", "axis", "ConcatV2")
         return apply_op("ConcatV2", ts + [a], [_base(ts[0])], scope,
                         attrs={"N": len(ts), "T": _base(ts[0]), "Tidx": _base(a)})

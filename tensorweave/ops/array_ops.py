@@ -25,7 +25,8 @@ from ..framework.graph import Tensor, get_default_graph
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op, unchanged_shape
 from ..framework.tensor_shape import (
-    Dimension, TensorShape, as_shape, note_input_partial_shape, shape_tensor_value_error, unknown_shape,
+    Dimension, TensorShape, as_shape, inference_merge_error, note_input_partial_shape, shape_tensor_value_error,
+    unknown_shape,
 )
 
 __all__ = [
@@ -278,6 +279,11 @@ def placeholder(dtype, shape=None, name=None):
 
 
 def _pwd_shape(op):
+    # As TF: the default must merge with the declared shape (TF's Merge message); the output
+    # has the declared shape, which may be less precise than the default's.
+    err = inference_merge_error(op.inputs[0].shape, op._attrs["shape"])
+    if err:
+        raise ValueError(err)
     return [op._attrs["shape"]]
 
 
@@ -295,8 +301,6 @@ def placeholder_with_default(input, shape, name=None):
     g = _graph()
     with g.name_scope(name or "PlaceholderWithDefault") as scope:
         input = _to_tensor(input, name="input")
-        if not shape.is_compatible_with(input.shape):
-            raise ValueError(f"Shapes {input.shape} and {shape} are incompatible")
         return apply_op("PlaceholderWithDefault", [input], [input.dtype.base_dtype],
                         scope, attrs={"dtype": input.dtype.base_dtype, "shape": shape})
 

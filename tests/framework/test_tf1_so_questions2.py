@@ -56,3 +56,34 @@ def test_tensor_array_op_names_size_and_gather_shape():
         # index 2; which read comes second depends on the executor's order).
         with pytest.raises(tf.errors.InvalidArgumentError, match="Could not read index . twice"):
             sess.run([st, g])
+
+
+def test_concat_of_nothing_and_of_zero_size_tensors():
+    c = tf.concat([tf.zeros([0, 3]), tf.ones([2, 3])], 0)
+    assert (c.name, str(c.shape)) == ("concat:0", "(2, 3)")
+    # Recorded from TF 2.21: the op builder's list-length check (the scope name is still taken).
+    with pytest.raises(ValueError, match="^List argument 'values' to 'ConcatV2' Op with length 0 "
+                                         "shorter than minimum length 2.$"):
+        tf.concat([], 0)
+    one = tf.concat([tf.ones([2, 3])], 0)
+    assert (one.name, one.op.type) == ("concat_2/concat:0", "Identity")
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(c), np.ones([2, 3]))
+        assert sess.run(tf.concat([tf.zeros([2, 0]), tf.ones([2, 3])], 1)).shape == (2, 3)
+
+
+def test_placeholder_with_default_shape_must_merge_with_the_default():
+    x = tf.placeholder_with_default(tf.constant([[1.0, 2.0]]), shape=[None, 2])
+    assert (x.name, x.op.type, str(x.shape)) == ("PlaceholderWithDefault:0", "PlaceholderWithDefault", "(?, 2)")
+    # Recorded from TF 2.21: the shape function's Merge message.
+    with pytest.raises(ValueError) as info:
+        tf.placeholder_with_default([1, 2], [3])
+    assert str(info.value) == (
+        "Dimension 0 in both shapes must be equal, but are 2 and 3. Shapes are [2] and [3]. for "
+        "'{{node PlaceholderWithDefault_1}} = PlaceholderWithDefault[dtype=DT_INT32, shape=[3]]"
+        "(PlaceholderWithDefault_1/input)' with input shapes: [2].")
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(x * 2), [[2.0, 4.0]])
+        np.testing.assert_array_equal(sess.run(x * 2, {x: [[3., 4.], [5., 6.]]}), [[6., 8.], [10., 12.]])
+        with pytest.raises(ValueError, match=r"Cannot feed value of shape \(1, 3\)"):
+            sess.run(x, {x: [[1., 2., 3.]]})
