@@ -563,10 +563,6 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
         a = _array()
         labels = convert_to_tensor(labels)
         logits = convert_to_tensor(logits)
-        if labels.dtype.base_dtype not in (_dtypes.int32, _dtypes.int64):
-            raise TypeError(f"Value passed to parameter 'labels' has DataType {labels.dtype.base_dtype.name} "
-                            "not in list of allowed values: int32, int64")
-        _check_float(logits, "features")
         ls, gs = labels.shape, logits.shape
         if ls.ndims is not None and gs.ndims is not None:
             if ls.ndims != gs.ndims - 1:
@@ -579,6 +575,11 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
                                  f"logits.shape={_shape_str(gs)}")
         if gs.ndims is not None and gs.ndims == 0:
             raise ValueError(f"Logits cannot be scalars - received shape {_shape_str(gs)}.")
+        # TF's op builder checks the dtypes, after the Python-side shape checks above.
+        if labels.dtype.base_dtype not in (_dtypes.int32, _dtypes.int64):
+            raise TypeError(f"Value passed to parameter 'labels' has DataType {labels.dtype.base_dtype.name} "
+                            "not in list of allowed values: int32, int64")
+        _check_float(logits, "features")
         to_f32 = logits.dtype.base_dtype == _dtypes.float16
         precise_logits = _math().cast(logits, _dtypes.float32) if to_f32 else logits
         labels_shape = a.shape(labels)  # TF makes it first, used or not (op count)

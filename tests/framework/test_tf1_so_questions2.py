@@ -87,3 +87,28 @@ def test_placeholder_with_default_shape_must_merge_with_the_default():
         np.testing.assert_array_equal(sess.run(x * 2, {x: [[3., 4.], [5., 6.]]}), [[6., 8.], [10., 12.]])
         with pytest.raises(ValueError, match=r"Cannot feed value of shape \(1, 3\)"):
             sess.run(x, {x: [[1., 2., 3.]]})
+
+
+def test_sparse_softmax_xent_with_one_hot_labels_fails_on_rank_first():
+    # A classic: one-hot labels passed to the sparse loss. Recorded from TF 2.21: the rank check
+    # comes before the op builder's dtype check.
+    labels = tf.constant([[1.0, 0.0], [0.0, 1.0]])
+    logits = tf.constant([[10.0, -10.0], [0.5, 0.5]])
+    with pytest.raises(ValueError) as info:
+        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    assert str(info.value) == ("`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+                               "labels.shape=(2, 2) of rank 2 and logits.shape=(2, 2) of rank 2")
+    with pytest.raises(TypeError, match="has DataType float32 not in list of allowed values: int32, int64"):
+        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0.0, 1.0], logits=logits)
+    with pytest.raises(ValueError, match=r"must have the same shape, received \(\(2, 1\) vs \(2, 2\)\)"):
+        tf.nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits[:, :1])
+    sp = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 1], logits=logits)
+    losses = [tf.losses.softmax_cross_entropy(labels, logits), tf.losses.sparse_softmax_cross_entropy([0, 1], logits),
+              tf.losses.sigmoid_cross_entropy(labels, logits), tf.losses.log_loss(labels, tf.sigmoid(logits))]
+    assert [t.name for t in losses] == [
+        "softmax_cross_entropy_loss/value:0", "sparse_softmax_cross_entropy_loss/value:0",
+        "sigmoid_cross_entropy_loss/value:0", "log_loss/value:0"]
+    with tf.Session() as sess:
+        np.testing.assert_allclose(sess.run(sp), [0.0, np.log(2.0)], atol=1e-6)
+        # Recorded from TF 2.21.
+        np.testing.assert_allclose(sess.run(losses), [0.3465736, 0.3465736, 0.3620612, 0.36206102], rtol=1e-6)
