@@ -278,10 +278,14 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
             s = default_strides if _base(default_strides) == _base(b) else ones_like(b)
         else:
             s = _index_tensor(strides, "strides", "strides", "StridedSlice", dtype=_base(b))
-        return apply_op("StridedSlice", [input_, b, e, s], [_base(input_)], scope,
-                        attrs={"T": _base(input_), "Index": _base(b), "begin_mask": int(begin_mask),
-                               "end_mask": int(end_mask), "ellipsis_mask": int(ellipsis_mask),
-                               "new_axis_mask": int(new_axis_mask), "shrink_axis_mask": int(shrink_axis_mask)})
+        masks = {"begin_mask": int(begin_mask), "end_mask": int(end_mask), "ellipsis_mask": int(ellipsis_mask),
+                 "new_axis_mask": int(new_axis_mask), "shrink_axis_mask": int(shrink_axis_mask)}
+        out = apply_op("StridedSlice", [input_, b, e, s], [_base(input_)], scope,
+                       attrs={"T": _base(input_), "Index": _base(b), **masks})
+    if var is not None:   # a slice of a variable can be assigned to: v[1:3].assign(x)
+        from .slice_assign_ops import mark_variable_slice
+        mark_variable_slice(out, var, b, e, s, masks, name)
+    return out
 
 
 def _check_index(idx):

@@ -349,6 +349,15 @@ for _name in _OPERATORS:
     setattr(Variable, _name, _delegate(_name))
 
 
+def _getitem(self, slice_spec):
+    # TF's _SliceHelperVar: a slice of the value that also knows the variable (`v[0].assign(x)`).
+    from .array_slice_ops import _slice_helper
+    return _slice_helper(self._snapshot, slice_spec, var=self)
+
+
+Variable.__getitem__ = _getitem
+
+
 def _use_resource(args, kwargs):
     use_resource = kwargs.get("use_resource", args[11] if len(args) > 11 else None)
     if use_resource is None:

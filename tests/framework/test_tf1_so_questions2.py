@@ -112,3 +112,42 @@ def test_sparse_softmax_xent_with_one_hot_labels_fails_on_rank_first():
         np.testing.assert_allclose(sess.run(sp), [0.0, np.log(2.0)], atol=1e-6)
         # Recorded from TF 2.21.
         np.testing.assert_allclose(sess.run(losses), [0.3465736, 0.3465736, 0.3620612, 0.36206102], rtol=1e-6)
+
+
+def test_sliced_assignment_to_a_variable():
+    # "'Variable' object does not support item assignment": the answer is v[1:3].assign(...).
+    v = tf.Variable([1, 2, 3, 4], name="v")
+    a = v[1:3].assign([7, 8])
+    b = v[0].assign(9)
+    # Recorded from TF 2.21.
+    assert (a.name, a.op.type, str(a.shape), a.dtype.name, b.name) == (
+        "strided_slice/_assign:0", "StridedSliceAssign", "(4,)", "int32_ref", "strided_slice_1/_assign:0")
+    assert [t.name for t in a.op.inputs] == ["v:0", "strided_slice/stack:0", "strided_slice/stack_1:0",
+                                             "strided_slice/stack_2:0", "strided_slice/_assign/value:0"]
+    m = tf.Variable(tf.zeros([2, 3]), name="m")
+    c = m[:, 1].assign([5., 6.])
+    d = m[0, ::2].assign([1., 2.], name="row")
+    e = m[1].assign(-1.0)                      # the value broadcasts into the slice (TF 2.21)
+    bad = v[1:3].assign([1, 2, 3])
+    r = tf.Variable([1.0, 2.0], use_resource=True, name="r")
+    ra = r[1:].assign([5.0])
+    assert (c.name, d.name, ra.name, ra.op.type, str(ra.shape)) == (
+        "strided_slice_2/_assign:0", "row:0", "strided_slice_6/_assign", "ResourceStridedSliceAssign", "(2,)")
+    assert not hasattr(tf.constant([1, 2])[0], "assign")
+    with pytest.raises(TypeError, match="does not support item assignment"):
+        v[1:3] = [1, 2]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        np.testing.assert_array_equal(sess.run(a), [1, 7, 8, 4])
+        np.testing.assert_array_equal(sess.run(b), [9, 7, 8, 4])
+        np.testing.assert_array_equal(sess.run(c), [[0, 5, 0], [0, 6, 0]])
+        np.testing.assert_array_equal(sess.run(d), [[1, 5, 2], [0, 6, 0]])
+        np.testing.assert_array_equal(sess.run(e), [[1, 5, 2], [-1, -1, -1]])
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"Cannot broadcast input shape \[3\] into "
+                                                                 r"final shape \[2\]"):
+            sess.run(bad)
+        np.testing.assert_array_equal(sess.run(ra), [1.0, 5.0])
+        np.testing.assert_array_equal(sess.run(r), [1.0, 5.0])
+        # the slice is still an ordinary tensor: gradients flow through it
+        g, = tf.gradients(tf.reduce_sum(m[0] * 2.0), m)
+        np.testing.assert_array_equal(sess.run(g), [[2, 2, 2], [0, 0, 0]])
