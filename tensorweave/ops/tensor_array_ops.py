@@ -194,7 +194,7 @@ class TensorArray:
             shape = TensorShape([None]).concatenate(self.element_shape) if self.element_shape.ndims is not None \
                 else unknown_shape()
             return apply_op("TensorArrayGatherV3", [self._flow, indices], [self._dtype], scope,
-                            shapes=[shape])
+                            attrs={"dtype": self._dtype, "element_shape": self.element_shape}, shapes=[shape])
 
     def stack(self, name=None):
         from . import array_ops

@@ -29,8 +29,9 @@ def _pack(structure, flat):
     it = iter(flat)
 
     def build(s):
-        if isinstance(s, dict):
-            return {k: build(s[k]) for k in sorted(s)}
+        if isinstance(s, dict):   # values in sorted-key order, keys in the structure's order (TF's nest)
+            vals = {k: build(s[k]) for k in sorted(s)}
+            return {k: vals[k] for k in s}
         if isinstance(s, (list, tuple)):
             return type(s)(build(v) for v in s)
         return next(it)

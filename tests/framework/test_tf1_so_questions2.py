@@ -151,3 +151,21 @@ def test_sliced_assignment_to_a_variable():
         # the slice is still an ordinary tensor: gradients flow through it
         g, = tf.gradients(tf.reduce_sum(m[0] * 2.0), m)
         np.testing.assert_array_equal(sess.run(g), [[2, 2, 2], [0, 0, 0]])
+
+
+def test_map_fn_dict_outputs_keep_key_order_and_empty_elems_stack():
+    x = tf.constant([[1, 2], [3, 4]])
+    z = tf.map_fn(lambda r: {"s": tf.reduce_sum(r), "m": tf.reduce_max(r)}, x,
+                  dtype={"s": tf.int32, "m": tf.int32})
+    # Recorded from TF 2.21: the dict keeps the dtype structure's key order.
+    assert list(z) == ["s", "m"] and str(z["s"].shape) == "(2,)"
+    # Mapping over zero rows: the loop body's write told the gather its element shape.
+    e = tf.map_fn(lambda r: r, tf.zeros([0, 3]))
+    assert str(e.shape) == "(0, 3)"
+    with tf.Session() as sess:
+        out = sess.run(z)
+        assert list(out) == ["s", "m"]
+        np.testing.assert_array_equal(out["s"], [3, 7])
+        np.testing.assert_array_equal(out["m"], [2, 4])
+        got = sess.run(e)
+        assert got.shape == (0, 3) and got.dtype == np.float32

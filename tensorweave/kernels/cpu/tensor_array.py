@@ -213,6 +213,10 @@ def _stack(vals, np_dtype, es):
 def _gather(op, ctx):
     np_dtype = op._outputs[0].dtype.base_dtype.as_numpy_dtype
     reread = bool(op._attrs.get("_reread"))
+    # TF's gather carries the element shape known when it was built (a loop body's writes may
+    # have told it): a zero-size gather takes its shape from there.
+    attr_es = op._attrs.get("element_shape")
+    attr_es = tuple(attr_es.as_list()) if attr_es is not None and attr_es.ndims is not None else None
 
     def gather(flow, indices):
         ta = _ta(flow)
@@ -220,7 +224,8 @@ def _gather(op, ctx):
         for i in np.ravel(indices):
             if i < 0 or i >= n:
                 raise errors.InvalidArgumentError(None, None, f"Tried to read from index {i} but array size is: {n}")
-        return _stack([_read_one(ta, int(i), reread) for i in np.ravel(indices)], np_dtype, ta.element_shape)
+        es = ta.element_shape if _full(ta.element_shape) is not None or attr_es is None else attr_es
+        return _stack([_read_one(ta, int(i), reread) for i in np.ravel(indices)], np_dtype, es)
     return gather
 
 
