@@ -151,7 +151,7 @@ def _make_iterator_kernel(op, ctx):
 @register_kernel("IteratorGetNext")
 def _get_next_kernel(op, ctx):
     n = len(op._outputs)
-    np_types = [object if t.name == "string" else t.as_numpy_dtype for t in op._get_attr("output_types")]
+    np_types = [t._storage_type for t in op._get_attr("output_types")]
     shapes = op._get_attr("output_shapes")
     try:
         classes = op._get_attr("output_classes")

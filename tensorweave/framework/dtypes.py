@@ -36,6 +36,14 @@ class DType:
             return _bfloat16_np() or object
         return self._np.type if self._np is not None else _QNP.get(name, object)
 
+    @property
+    def _storage_type(self):
+        """The NumPy type our kernels hold values of this dtype in: as_numpy_dtype, but `object`
+        for string, resource and variant (TF's as_numpy_dtype raises KeyError for the last two)."""
+        if self._base._name in ("string", "resource", "variant"):
+            return object
+        return self.as_numpy_dtype
+
     base_dtype = property(lambda self: self._base)
     real_dtype = property(lambda self: _REAL.get(self._base, self))  # complex64 -> float32, as TF
     is_bool = property(lambda self: self._base is bool_)
