@@ -63,7 +63,13 @@ def test_geron_minibatch_regression_with_saver(tmp_path):
     rng = np.random.RandomState(42)
     m, n = 100, 3
     data = rng.rand(m, n).astype(np.float32)
-    target = (data @ np.array([1., -2., 3.], np.float32) + 0.3).reshape(-1, 1)
+    # data @ w as a running float32 FMA: what the AVX-512 OpenBLAS sgemv of the recorded run
+    # computed (NumPy's own @ rounds differently on other CPUs, and TF's losses follow its input)
+    w = np.array([1., -2., 3.], np.float32)
+    target = np.zeros(m, np.float32)
+    for j in range(n):
+        target = (target + data[:, j].astype(np.float64) * w[j]).astype(np.float32)
+    target = (target + np.float32(0.3)).reshape(-1, 1)
     data_b = np.c_[np.ones((m, 1)), data].astype(np.float32)
     g = tf.Graph()
     with g.as_default():

@@ -1,6 +1,6 @@
 import numpy as np
 np.set_printoptions(precision=5)
-x = tf.constant(np.arange(24, dtype=np.float32).reshape(2,3,4) ** 1.5)
+x = tf.constant((np.arange(24.).reshape(2,3,4) ** 1.5).astype(np.float32))  # (float32 pow rounds per CPU in NumPy)
 w = tf.constant(np.linspace(0.1, 1, 12, dtype=np.float32).reshape(1,3,4))
 outs = list(tf.nn.moments(x, [0, 1])) + list(tf.nn.moments(x, axes=[2], keep_dims=True)) + list(tf.nn.moments(x, [0], keepdims=True, name="mm"))
 for f in [lambda: tf.nn.weighted_moments(x, [0, 1], w), lambda: tf.nn.weighted_moments(x, [2], w, keep_dims=True),
