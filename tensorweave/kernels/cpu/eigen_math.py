@@ -101,8 +101,10 @@ def pexp(x):
 
 
 def _polevl(x, coeffs):
-    p = np.full(x.shape, _f(coeffs[0]), _f)
-    for c in coeffs[1:]:
+    """Horner's rule in float32, c0*x + c1 first (the same roundings as starting from c0)."""
+    p = x * _f(coeffs[0])
+    p += _f(coeffs[1])
+    for c in coeffs[2:]:
         p *= x
         p += _f(c)
     return p
@@ -143,13 +145,15 @@ def ptanh(x):
     x0 = np.asarray(x, _f)
     x = np.clip(x0, -c, c)
     x2 = x * x
-    x3 = x2 * x
-    p = _polevl(x2, (1.394553628e-8, 2.102733560e-5, 3.520756727e-3, 1.340216100e-1))
     q = _polevl(x2, (8.015776984e-7, 3.326951409e-4, 2.597254514e-2, 4.673548340e-1, 1.0))
-    p *= x3
+    p = _polevl(x2, (1.394553628e-8, 2.102733560e-5, 3.520756727e-3, 1.340216100e-1))
+    x2 *= x                              # x^3
+    p *= x2
     p += x
     p /= q
-    p[np.isnan(x0)] = np.nan
+    lo = x0.min(initial=0)
+    if lo != lo:                         # NaN inputs give the canonical NaN
+        p[np.isnan(x0)] = np.nan
     return p
 
 
@@ -157,32 +161,40 @@ def ptanh(x):
 def plogistic(x):
     """Eigen's packet logistic: exp(x/2) by a degree-5 polynomial, squared, then e / (1 + e)."""
     x0 = np.asarray(x, _f)
-    x = np.minimum(x0, _f(16.6355324)) * _f(0.5)
-    m = x * _f(1.44269504088896341)
+    t = np.minimum(x0, _f(16.6355324))
+    t *= _f(0.5)
+    m = t * _f(1.44269504088896341)
     m += _f(0.5)
     np.floor(m, out=m)
     r = m * _f(-0.693359375)
-    r += x
-    r += m * _f(2.12194440e-4)
+    r += t
+    np.multiply(m, _f(2.12194440e-4), out=t)
+    r += t
     r2 = r * r
     p_even = r2 * _f(4.1898667812347412109375e-2)
     p_even += _f(0.49999141693115234375)
-    p_odd = r2 * _f(8.33471305668354034423828125e-3)
-    p_odd += _f(0.16666877269744873046875)
-    p = r * p_odd
+    np.multiply(r2, _f(8.33471305668354034423828125e-3), out=t)    # p_odd
+    t += _f(0.16666877269744873046875)
+    p = np.multiply(r, t, out=t)
     p += p_even
     p *= r2
     r += _f(1)
     p += r
-    # pldexp_fast: m + 127 clamped to [0, 255] as the exponent field
-    with np.errstate(invalid="ignore"):
-        scale = (np.clip(np.nan_to_num(m) + 127, 0, 255).astype(np.int32) << 23).view(_f)
-    e = p * scale
-    e *= e
-    out = e / (_f(1) + e)
-    out[x0 < _f(-104)] = 0
-    out[np.isnan(x0)] = np.nan
-    return out
+    # pldexp_fast: m + 127 clamped to [0, 255] as the exponent field (a NaN lane's field is
+    # garbage, and the lane is set to NaN below)
+    m += _f(127)
+    np.clip(m, _f(0), _f(255), out=m)
+    scale = m.astype(np.int32)
+    scale <<= 23
+    p *= scale.view(_f)
+    p *= p
+    np.add(p, _f(1), out=r)
+    np.divide(p, r, out=p)
+    lo = x0.min(initial=np.inf)
+    if not lo >= _f(-104):                  # (NaN fails the test too)
+        p[x0 < _f(-104)] = 0
+        p[np.isnan(x0)] = np.nan
+    return p
 
 
 # -- glibc's scalar expf / logf (x86-64 libm), as the scalar tails call them ------------------------
@@ -398,8 +410,9 @@ def log(x):
 
 
 def tanh(x):
-    """TF's float32 Tanh kernel (scalar and packet paths agree)."""
-    return flush_denormals(ptanh(flush_denormals(x)))
+    """TF's float32 Tanh kernel (scalar and packet paths agree). A subnormal input need not be
+    flushed first: ptanh returns it unchanged, and the output flush makes it the same signed zero."""
+    return flush_denormals(ptanh(x))
 
 
 def _scalar_logistic(x):
@@ -409,6 +422,11 @@ def _scalar_logistic(x):
 
 def sigmoid(x):
     """TF's float32 Sigmoid kernel (Eigen's scalar_logistic_op)."""
+    x = np.asarray(x, _f)
+    if x.size % _P == 0 and x.size and x.min() >= _f(-80):
+        # All packets, and nothing to flush: a subnormal input gives 0.5 either way, and
+        # outputs are normal down to x = -87.3.
+        return plogistic(x)
     return packet_then_scalar(plogistic, _scalar_logistic, x)
 
 
