@@ -200,9 +200,11 @@ def _expected_count(p, batch_size, num_tries):
     if _LIBM is None:
         log1p = np.log1p(-p.astype(np.float64)).astype(np.float32)
         return (-np.expm1((np.float32(num_tries) * log1p).astype(np.float64))).astype(np.float32)
+    # (The C library one value at a time: each distinct probability once.)
+    values, where = np.unique(p.reshape(-1), return_inverse=True)
     flat = [-_LIBM.expm1f(float(np.float32(num_tries) * np.float32(_LIBM.log1pf(float(-x)))))
-            for x in p.reshape(-1)]
-    return np.array(flat, np.float32).reshape(p.shape)
+            for x in values]
+    return np.array(flat, np.float32)[where.reshape(-1)].reshape(p.shape)
 
 
 def _sample_batch(sampler, rnd, num_sampled, unique):
@@ -212,9 +214,15 @@ def _sample_batch(sampler, rnd, num_sampled, unique):
             return sampler.sample_many(rnd, num_sampled), num_sampled
         return np.array([sampler.sample(rnd) for _ in range(num_sampled)], np.int64), num_sampled
     used, batch, num_tries = set(), [], 0
+    many = getattr(sampler, "sample_many", None)
+    draws = []
     while len(batch) < num_sampled:
+        if not draws:
+            # Samples drawn ahead in one call take the stream's words in the same order as
+            # one-by-one draws would; the ones left over are never used (rnd is per run).
+            draws = many(rnd, 2 * num_sampled).tolist()[::-1] if many else [sampler.sample(rnd)]
         num_tries += 1
-        value = sampler.sample(rnd)
+        value = draws.pop()
         if value not in used:
             used.add(value)
             batch.append(value)
