@@ -14,11 +14,18 @@ import sys
 import time
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# TensorFlow with its oneDNN kernels forced on. TF 2.x enables them by default only on CPUs with
+# AVX-512 VNNI/BF16 or AMX; elsewhere (an AMD Zen 3 VM, say) plain "tensorflow" runs Eigen's
+# kernels, 1.4-1.7x slower on convolutions, so the benchmarks can time both.
+ONEDNN = "tensorflow-onednn"
 
 
-def thread_env(threads):
-    """Environment that pins every BLAS/OpenMP pool to `threads` threads."""
+def thread_env(threads, framework=None):
+    """Environment that pins every BLAS/OpenMP pool to `threads` threads (and forces oneDNN on
+    for the ONEDNN worker)."""
     env = dict(os.environ)
+    if framework == ONEDNN:
+        env["TF_ENABLE_ONEDNN_OPTS"] = "1"
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                 "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS"):
         env[var] = str(threads)
@@ -31,7 +38,7 @@ def run_worker(script, framework, args, threads, timeout=600):
     """Runs `python script --worker framework args...`; returns its JSON dict or an error dict."""
     cmd = [sys.executable, script, "--worker", framework, "--threads", str(threads)] + list(args)
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, env=thread_env(threads),
+        p = subprocess.run(cmd, capture_output=True, text=True, env=thread_env(threads, framework),
                            timeout=timeout)
     except subprocess.TimeoutExpired:
         return {"error": "timed out after %d s" % timeout}
@@ -120,7 +127,7 @@ def preimport(framework):
         import tensorweave  # noqa: F401
     elif framework == "pytorch":
         import torch  # noqa: F401
-    elif framework == "tensorflow":
+    elif framework in ("tensorflow", ONEDNN):
         import_tensorflow_v1()
 
 

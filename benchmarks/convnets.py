@@ -18,7 +18,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _harness  # noqa: E402
 
-FRAMEWORKS = ("tensorweave", "pytorch", "tensorflow")
+FRAMEWORKS = ("tensorweave", "pytorch", "tensorflow", "tensorflow-onednn")
 MODELS = ("alexnet", "overfeat", "oxfordnet", "googlenet")
 DEFAULT_BATCH = {"alexnet": 16, "overfeat": 8, "oxfordnet": 4, "googlenet": 8}
 SIZE = 224
@@ -118,7 +118,7 @@ def worker(framework, model, batch, steps, warmup, threads):
     if framework == "tensorweave":
         import tensorweave as tf
         step, final = _graph_step_fn(tf, threads, model, batch)
-    elif framework == "tensorflow":
+    elif framework in ("tensorflow", _harness.ONEDNN):
         step, final = _graph_step_fn(_harness.import_tensorflow_v1(), threads, model, batch)
     else:
         step, final = _pytorch_step_fn(threads, model, batch)
@@ -145,11 +145,12 @@ def main(argv=None):
         return 0
     os.environ["TF_USE_LEGACY_KERAS"] = "1"
     wanted = args.only or FRAMEWORKS
-    modules = {"tensorweave": "tensorweave", "pytorch": "torch", "tensorflow": "tensorflow"}
+    modules = {"tensorweave": "tensorweave", "pytorch": "torch", "tensorflow": "tensorflow",
+               _harness.ONEDNN: "tensorflow"}
     print("Training step, %dx%dx3 images, SGD, float32; median of %d steps after %d warm-up; "
           "%d thread(s); one subprocess per (model, framework); best of %d round(s)"
           % (SIZE, SIZE, args.steps, args.warmup, args.threads, args.rounds))
-    print("%-10s %5s %-12s %10s %12s %14s" % ("model", "batch", "framework", "step ms",
+    print("%-10s %5s %-17s %10s %12s %14s" % ("model", "batch", "framework", "step ms",
                                              "tw / this", "peak RSS MiB"))
     for model in args.models:
         batch = args.batch or DEFAULT_BATCH[model]
@@ -161,10 +162,10 @@ def main(argv=None):
         for fw in wanted:
             r = results[fw]
             if "error" in r:
-                print("%-10s %5d %-12s  skipped: %s" % (model, batch, fw, r["error"]))
+                print("%-10s %5d %-17s  skipped: %s" % (model, batch, fw, r["error"]))
                 continue
             ratio = "%.2fx" % (base / r["step_ms"]) if base else "-"
-            print("%-10s %5d %-12s %10.1f %12s %14.1f" % (model, batch, fw, r["step_ms"], ratio,
+            print("%-10s %5d %-17s %10.1f %12s %14.1f" % (model, batch, fw, r["step_ms"], ratio,
                                                         r["peak_rss_mb"]), flush=True)
     print("(tw / this: tensorweave's step time divided by the framework's)")
     return 0

@@ -17,7 +17,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _harness  # noqa: E402
 
-FRAMEWORKS = ("tensorweave", "numpy", "pytorch", "tensorflow")
+FRAMEWORKS = ("tensorweave", "numpy", "pytorch", "tensorflow", "tensorflow-onednn")
 LR = 0.01
 NUM_BATCHES = 4
 
@@ -168,7 +168,7 @@ def worker(framework, steps, warmup, threads, batch, size):
     if framework == "tensorweave":
         import tensorweave as tf
         step, final = _graph_step_fn(tf, threads, batch, size)
-    elif framework == "tensorflow":
+    elif framework in ("tensorflow", _harness.ONEDNN):
         step, final = _graph_step_fn(_harness.import_tensorflow_v1(), threads, batch, size)
     elif framework == "numpy":
         step, final = _numpy_step_fn(threads, batch, size)
@@ -196,7 +196,7 @@ def main(argv=None):
     os.environ["TF_USE_LEGACY_KERAS"] = "1"
     wanted = args.only or FRAMEWORKS
     modules = {"numpy": "numpy", "tensorweave": "tensorweave", "pytorch": "torch",
-               "tensorflow": "tensorflow"}
+               "tensorflow": "tensorflow", _harness.ONEDNN: "tensorflow"}
     print("LeNet (conv5x5x32-pool-conv5x5x64-pool-fc256-fc10), SGD, batch %d, %dx%dx1, float32; "
           "median of %d steps; %d thread(s); best of %d interleaved round(s)"
           % (args.batch, args.size, args.size, args.steps, args.threads, args.rounds))
@@ -205,14 +205,14 @@ def main(argv=None):
                                    "--batch", str(args.batch), "--size", str(args.size)],
                                   args.threads, key="step_ms")
     base = results.get("tensorweave", {}).get("step_ms")
-    print("%-12s %10s %14s %14s %10s" % ("framework", "step ms", "tw / this", "peak RSS MiB", "loss"))
+    print("%-17s %10s %14s %14s %10s" % ("framework", "step ms", "tw / this", "peak RSS MiB", "loss"))
     for fw in wanted:
         r = results[fw]
         if "error" in r:
-            print("%-12s  skipped: %s" % (fw, r["error"]))
+            print("%-17s  skipped: %s" % (fw, r["error"]))
             continue
         ratio = "%.2fx" % (base / r["step_ms"]) if base else "-"
-        print("%-12s %10.2f %14s %14.1f %10.4f" % (fw, r["step_ms"], ratio, r["peak_rss_mb"], r["loss"]))
+        print("%-17s %10.2f %14s %14.1f %10.4f" % (fw, r["step_ms"], ratio, r["peak_rss_mb"], r["loss"]))
     print("(tw / this: tensorweave's step time divided by this framework's; < 1.5 is the target vs TF)")
     return 0
 
