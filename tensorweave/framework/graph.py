@@ -6,25 +6,14 @@ shape error surfaces at the user's line that made the op.
 """
 
 import contextlib
-import os
 import re
 import threading
 
 from . import registry
 from .tensor_shape import as_shape, _begin_input_reads, _input_reads_summary
 
-# TF 2.21's advice appended to the graph-mode bool/iteration errors.
-_AUTOGRAPH_HINT = (
-    " You can attempt the following resolutions to the problem: If you are running in Graph mode, use "
-    "Eager execution mode or decorate this function with @tf.function. If you are using AutoGraph, you "
-    "can try decorating this function with @tf.function. If that does not work, then you may be using an "
-    "unsupported feature or your source code may not be visible to AutoGraph. See https://github.com/"
-    "tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md"
-    "#access-to-source-code for more information.")
-
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 from .graph_elements import (  # noqa: F401  (re-exported: the graph's public names live here)

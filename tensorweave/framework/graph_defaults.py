@@ -3,26 +3,10 @@ module-level conveniences that act on the default graph (`tf.name_scope`, `tf.de
 `tf.control_dependencies`, `tf.add_to_collection`, ...)."""
 
 import contextlib
-import os
-import re
 import threading
 
 from .graph import Graph, _different_graphs
 from .graph_elements import Operation, Tensor
-
-# TF 2.21's advice appended to the graph-mode bool/iteration errors.
-_AUTOGRAPH_HINT = (
-    " You can attempt the following resolutions to the problem: If you are running in Graph mode, use "
-    "Eager execution mode or decorate this function with @tf.function. If you are using AutoGraph, you "
-    "can try decorating this function with @tf.function. If that does not work, then you may be using an "
-    "unsupported feature or your source code may not be visible to AutoGraph. See https://github.com/"
-    "tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md"
-    "#access-to-source-code for more information.")
-
-_VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
-_VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
 
 
 class _DefaultStack(threading.local):

@@ -3,7 +3,6 @@
 Graph (graph.py) makes them; they never change after they are made."""
 
 import os
-import re
 import sys
 import traceback
 
@@ -20,8 +19,6 @@ _AUTOGRAPH_HINT = (
     "tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md"
     "#access-to-source-code for more information.")
 
-_VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
-_VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
