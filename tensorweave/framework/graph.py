@@ -157,6 +157,10 @@ class Graph:
                 raise _graph_mismatch(t, inputs, self, name, op_type)
         with self._lock:
             name = self.unique_name(name, mark_as_used=True) if not name.endswith("/") else name[:-1]
+            # (Names starting with "_" are the runtime's own ops: Send/Recv, fused kernels.)
+            if not _VALID_OP_NAME.match(name) and not name.startswith("_"):
+                raise ValueError(f"`{name}` is not a valid node name. Accepted names conform to "
+                                 f"Regex /{_VALID_OP_NAME!r}/")
             if name in self._ops_by_name:
                 raise ValueError(f"Duplicate node name in graph: '{name}'")
             control = self._current_control_inputs(inputs)

@@ -37,6 +37,18 @@ def test_name_scopes():
             pass
 
 
+
+def test_invalid_op_name_raises_tf_value_error():
+    # Message recorded from TF 2.21: the whole node name is checked when the op is created.
+    tf.reset_default_graph()
+    with pytest.raises(ValueError) as e:
+        tf.constant(1, name="a b")
+    assert str(e.value) == ("`a b` is not a valid node name. Accepted names conform to Regex "
+                            r"/re.compile('^[A-Za-z0-9.][A-Za-z0-9_.\\\\/>-]*$')/")
+    with tf.name_scope("x"):
+        assert tf.constant(1, name="ok.1-a>b").name == "x/ok.1-a>b:0"
+
+
 def test_name_scope_default_name_and_values():
     g = tf.Graph()
     with g.as_default():
