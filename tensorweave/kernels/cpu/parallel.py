@@ -183,6 +183,10 @@ def _row_slices(n, k):
     return [(bounds[i], bounds[i + 1]) for i in range(k) if bounds[i] < bounds[i + 1]]
 
 
+_FEW_ROWS = 32
+_MANY_COLUMNS = 256
+
+
 def matmul(a, b):
     """a @ b for 2-D arrays, split across the intra-op workers when it is big enough: by rows of
     `a` when it is the taller operand, else by columns of `b` (each worker then packs only its
@@ -193,6 +197,12 @@ def matmul(a, b):
     workers = intra_op_workers()
     if (workers <= 1 or m * k * n < SPLIT_MACS
             or a.dtype != b.dtype or a.dtype.kind not in "fc"):
+        if m <= _FEW_ROWS and n >= _MANY_COLUMNS and a.dtype == b.dtype and a.dtype.kind == "f":
+            # A few rows times a wide matrix (an RNN step's batch times its weights): as
+            # (b^T a^T)^T OpenBLAS's threads share the wide side and the step runs ~25% faster.
+            out = np.empty((n, m), a.dtype)
+            np.matmul(b.T, a.T, out=out)
+            return np.ascontiguousarray(out.T)
         return np.matmul(a, b)
     out = np.empty((m, n), a.dtype)
     if m >= n:
