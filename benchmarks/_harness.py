@@ -16,7 +16,7 @@ import time
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # TensorFlow with its oneDNN kernels forced on. TF 2.x enables them by default only on CPUs with
 # AVX-512 VNNI/BF16 or AMX; elsewhere (an AMD Zen 3 VM, say) plain "tensorflow" runs Eigen's
-# kernels, 1.4-1.7x slower on convolutions, so the benchmarks can time both.
+# kernels, 1.4-1.8x slower on convolutions, so the benchmarks can time both.
 ONEDNN = "tensorflow-onednn"
 
 

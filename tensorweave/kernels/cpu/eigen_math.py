@@ -146,10 +146,7 @@ def plog(x):
 @_quiet
 def ptanh(x):
     """Eigen's ptanh_float (also its scalar tanh): a [9/8] rational function, clamped."""
-    return _ptanh(np.asarray(x, _f))
-
-
-def _ptanh(x0):
+    x0 = np.asarray(x, _f)
     c = _f(7.90738964080810547)          # the clamp for builds without FMA
     x = _uclip(x0, -c, c)
     x2 = x * x

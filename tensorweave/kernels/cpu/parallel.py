@@ -183,8 +183,12 @@ def _row_slices(n, k):
     return [(bounds[i], bounds[i + 1]) for i in range(k) if bounds[i] < bounds[i + 1]]
 
 
+# A product of at most _FEW_ROWS rows by at least _MANY_COLUMNS columns and _SWAP_MACS
+# multiply-adds runs transposed when BLAS has threads of its own (see matmul).
 _FEW_ROWS = 32
 _MANY_COLUMNS = 256
+_SWAP_MACS = 1 << 20
+_BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def matmul(a, b):
@@ -197,9 +201,12 @@ def matmul(a, b):
     workers = intra_op_workers()
     if (workers <= 1 or m * k * n < SPLIT_MACS
             or a.dtype != b.dtype or a.dtype.kind not in "fc"):
-        if m <= _FEW_ROWS and n >= _MANY_COLUMNS and a.dtype == b.dtype and a.dtype.kind == "f":
+        if (m <= _FEW_ROWS and n >= _MANY_COLUMNS and m * k * n >= _SWAP_MACS
+                and a.dtype == b.dtype and a.dtype in _BLAS_FLOATS
+                and _single_depth == 0 and (_configured is None or _configured > 1)):
             # A few rows times a wide matrix (an RNN step's batch times its weights): as
-            # (b^T a^T)^T OpenBLAS's threads share the wide side and the step runs ~25% faster.
+            # (b^T a^T)^T OpenBLAS's threads share the wide side, ~25% faster with 2 threads.
+            # (Single-threaded BLAS, as in a split step, gains nothing and would pay the copy.)
             out = np.empty((n, m), a.dtype)
             np.matmul(b.T, a.T, out=out)
             return np.ascontiguousarray(out.T)
