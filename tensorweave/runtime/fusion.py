@@ -11,6 +11,9 @@ plan, never to the user's graph), like the speed half of TF's Grappler remapper:
   the mask is applied to the pooled gradient (a quarter of the size for 2x2 pools) instead of
   the full one. Bit for bit the same, signed zeros, NaN and infinities included.
 
+(Horizontal fusion, sibling Sigmoid/Tanh calls run as one, works on the emitted plan lines: see
+plan._group_siblings.)
+
 Fused ops are not fetched, not fed and not control inputs, and each intermediate has the fused
 op as its only consumer in the step; the fused expression stands in the plan where the last op
 of the chain stands (TF too names a fused node after the last op it absorbs).

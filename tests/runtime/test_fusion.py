@@ -3,6 +3,8 @@
 Fetching an intermediate keeps it from being fused, so each test compares a plan that fuses with
 one that cannot, on the same graph and inputs."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -117,3 +119,65 @@ def test_lenet_step_same_with_fusion():
             results.append(sess.run(g.get_collection("trainable_variables")))
     for a, b in zip(*results):
         np.testing.assert_array_equal(_bits(a), _bits(b))
+
+
+def _gate_graph(rows, units):
+    """An LSTM cell's gate non-linearities: split, sigmoid(i), tanh(j), sigmoid(f + 1), sigmoid(o),
+    then new_c and new_h as BasicLSTMCell makes them."""
+    z = tf.placeholder(tf.float32, [rows, 4 * units])
+    c = tf.placeholder(tf.float32, [rows, units])
+    i, j, f, o = tf.split(z, 4, axis=1)
+    gates = [tf.sigmoid(f + 1.0), tf.sigmoid(i), tf.tanh(j)]
+    new_c = c * gates[0] + gates[1] * gates[2]
+    gates += [tf.tanh(new_c), tf.sigmoid(o)]
+    return z, c, gates, new_c * 0 + tf.tanh(new_c) * gates[4]
+
+
+@pytest.mark.parametrize("rows,units", [(20, 200), (3, 5), (1, 8)])
+def test_sibling_sigmoids_run_as_one_call_bit_for_bit(rows, units):
+    """Sibling Sigmoids (and Tanhs) whose inputs are ready together run as one grouped call
+    (plan._group_siblings); every value is bit-equal to the op run alone: the traced plan, which
+    does not group, and eigen_math on each slice. Special values cover the exact kernels' fixups;
+    (3, 5) gives gates of 15 values, not whole packets, which must run one by one."""
+    from tensorweave.kernels.cpu import eigen_math
+    rng = np.random.RandomState(1)
+    zv = (rng.randn(rows, 4 * units) * 6).astype(np.float32)
+    zv.flat[:6] = [np.nan, np.inf, -np.inf, -120.0, 1e-40, -0.0]
+    cv = rng.randn(rows, units).astype(np.float32)
+    with tf.Graph().as_default():
+        z, c, gates, h = _gate_graph(rows, units)
+        with tf.Session() as sess:
+            grouped = sess.run(gates + [h], {z: zv, c: cv})
+            source = next(iter(sess._cache.values())).plan.source
+            traced = sess.run(gates + [h], {z: zv, c: cv}, options=tf.RunOptions(
+                trace_level=tf.RunOptions.FULL_TRACE), run_metadata=tf.RunMetadata())
+    if units * rows % 8 == 0:
+        assert re.search(r"v\d+_0, v\d+_0, v\d+_0, = k\d+\(", source)    # the three sigmoids
+    for a, b in zip(grouped, traced):
+        np.testing.assert_array_equal(_bits(a), _bits(b))
+    i, j, f, o = np.split(zv, 4, axis=1)
+    np.testing.assert_array_equal(_bits(grouped[0]), _bits(eigen_math.sigmoid(f + np.float32(1))))
+    np.testing.assert_array_equal(_bits(grouped[1]), _bits(eigen_math.sigmoid(i)))
+    np.testing.assert_array_equal(_bits(grouped[4]), _bits(eigen_math.sigmoid(o)))
+    np.testing.assert_array_equal(_bits(grouped[2]), _bits(eigen_math.tanh(j)))
+
+
+def test_sibling_group_takes_only_calls_whose_input_is_ready():
+    """A Sigmoid joins the first sibling's call only if its input is made before that call: here
+    the sigmoids of split outputs 0 and 2 group, the one of s1 * 3 (made later) runs alone."""
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [4, 24])
+        s0, s1, s2 = tf.split(x, 3, axis=1)
+        a = tf.sigmoid(s0)
+        b = tf.sigmoid(s1 * 3.0)
+        c = tf.sigmoid(s2)
+        with tf.Session() as sess:
+            xv = np.linspace(-3, 3, 96, dtype=np.float32).reshape(4, 24)
+            got = sess.run([a, b, c], {x: xv})
+            source = next(iter(sess._cache.values())).plan.source
+    assert len(re.findall(r"= k\d+\(", source)) == 4       # split, {a, c}, the Mul, b
+    assert re.search(r"v\d+_0, v\d+_0, = k\d+\(v\d+_0, v\d+_2\)", source)
+    sig = lambda t: 1 / (1 + np.exp(-t.astype(np.float64)))
+    np.testing.assert_allclose(got[0], sig(xv[:, :8]), rtol=1e-6)
+    np.testing.assert_allclose(got[1], sig(3 * xv[:, 8:16]), rtol=1e-6)
+    np.testing.assert_allclose(got[2], sig(xv[:, 16:]), rtol=1e-6)

@@ -27,7 +27,7 @@ import numpy as np
 
 __all__ = ["pexp", "plog", "ptanh", "plogistic", "glibc_expf", "glibc_logf", "glibc_log1pf",
            "exp", "log", "tanh", "sigmoid", "log1p", "exp_rows", "expf", "packet_then_scalar",
-           "flush_denormals"]
+           "flush_denormals", "PACKET"]
 
 try:                                        # the clip ufunc itself: np.clip's wrapper costs
     from numpy._core.umath import clip as _uclip    # 3x as much on small arrays
@@ -36,7 +36,7 @@ except ImportError:                         # NumPy 1.x
 
 _f = np.float32
 _d = np.float64
-_P = 8                                      # AVX float packet
+_P = PACKET = 8                             # AVX float packet
 
 
 def _quiet(fn):

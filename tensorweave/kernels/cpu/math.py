@@ -147,18 +147,42 @@ _TF_ROUNDED_MAX = 1 << 14
 
 
 def _tf_rounded(op_type, fast, exact):
+    def tf_rounded(x):
+        if isinstance(x, np.ndarray) and 0 < x.size <= _TF_ROUNDED_MAX:
+            return exact(x)
+        return fast(x)
+    if op_type == "Tanh":               # elementwise, no packet tail: groups run as one call
+        tf_rounded.siblings = _siblings(tf_rounded, exact, _P_ANY)
+
     @register_kernel(op_type)
     def factory(op, ctx):
-        fast_fn = getattr(ctx.xp, fast.__name__, fast)
         if ctx.xp is not np or op._inputs[0]._dtype.base_dtype.as_numpy_dtype is not np.float32:
-            return fast_fn
-
-        def tf_rounded(x):
-            if isinstance(x, np.ndarray) and 0 < x.size <= _TF_ROUNDED_MAX:
-                return exact(x)
-            return fast_fn(x)
+            return getattr(ctx.xp, fast.__name__, fast)
         return tf_rounded
     return factory
+
+
+_P_ANY = 1                              # any size may sit anywhere in a group
+
+
+def _siblings(one, exact, packet):
+    """The horizontal form of an exact float32 kernel `one` (plan.py groups sibling calls): the
+    inputs, flattened into one buffer, go through `exact` once and come back as views of it, for
+    ~20 NumPy passes per group instead of per op. The values are bit-equal to `one`'s: every
+    element is computed on its own, and each input but the last holds whole packets (`packet`
+    elements), so the packet/scalar split falls where it would alone. Inputs that do not meet
+    that (size, dtype, TF-rounded range) run one by one."""
+    def siblings(*xs):
+        sizes = [x.size if isinstance(x, np.ndarray) and x.dtype == np.float32 else 0 for x in xs]
+        if min(sizes) == 0 or max(sizes) > _TF_ROUNDED_MAX or any(n % packet for n in sizes[:-1]):
+            return tuple(one(x) for x in xs)
+        out = exact(np.concatenate([x.reshape(-1) for x in xs]))
+        res, at = [], 0
+        for x, n in zip(xs, sizes):
+            res.append(out[at:at + n].reshape(x.shape))
+            at += n
+        return tuple(res)
+    return siblings
 
 
 for _t, _f, _e in [("Exp", np.exp, eigen_math.exp), ("Log", np.log, eigen_math.log),
@@ -174,19 +198,32 @@ def _squared_difference(op, ctx):
     return squared_difference
 
 
+def _sigmoid_f32(x):
+    if isinstance(x, np.ndarray) and 0 < x.size <= _TF_ROUNDED_MAX:
+        return eigen_math.sigmoid(x)            # TF's rounding (see _tf_rounded)
+    return _sigmoid_any(x, np.float32(1))
+
+
+def _sigmoid_any(x, one):
+    e = np.exp(np.negative(x))
+    if isinstance(e, np.ndarray):
+        np.add(e, one, out=e)
+        return np.reciprocal(e, out=e)
+    return one / (one + e)
+
+
+# (an LSTM cell's three gate sigmoids run as one call)
+_sigmoid_f32.siblings = _siblings(_sigmoid_f32, eigen_math.sigmoid, eigen_math.PACKET)
+
+
 @register_kernel("Sigmoid")
 def _sigmoid(op, ctx):
     one = op._inputs[0]._dtype.base_dtype.as_numpy_dtype(1)
-    exact = ctx.xp is np and one.dtype == np.float32
+    if ctx.xp is np and one.dtype == np.float32:
+        return _sigmoid_f32
 
     def sigmoid(x):
-        if exact and isinstance(x, np.ndarray) and 0 < x.size <= _TF_ROUNDED_MAX:
-            return eigen_math.sigmoid(x)        # TF's rounding (see _tf_rounded)
-        e = np.exp(np.negative(x))
-        if isinstance(e, np.ndarray):
-            np.add(e, one, out=e)
-            return np.reciprocal(e, out=e)
-        return one / (one + e)
+        return _sigmoid_any(x, one)
     return sigmoid
 
 
