@@ -12,6 +12,7 @@ from ...framework import errors
 from ...framework.constant_op import constant_value
 from ..registry import register_kernel
 from . import eigen_math, parallel, tf_order
+from .scatter_rows import rows_at
 
 def scipy_special(name, fallback=None):
     """SciPy's special function `name` (SciPy is a dependency, imported on first use so that
@@ -895,7 +896,7 @@ def _unsorted_segment_sum(op, ctx):
         if flat.ndim == 1 and data.dtype.kind == "f":
             out[:] = np.bincount(flat_ids, weights=flat, minlength=n)[:n].astype(data.dtype)
         else:
-            np.add.at(out, flat_ids, flat)
+            rows_at(np.add, out, flat_ids, flat)
         return out
     return unsorted_segment_sum
 
@@ -913,7 +914,7 @@ def _segment_sum(op, ctx):
         _check_sorted(ids)
         n = int(ids[-1]) + 1 if ids.size else 0
         out = np.zeros((n,) + data.shape[1:], dtype=data.dtype)
-        np.add.at(out, ids, data)
+        rows_at(np.add, out, ids, data)
         return out
     return segment_sum
 
@@ -925,7 +926,7 @@ def _segment_mean(op, ctx):
         _check_sorted(ids)
         n = int(ids[-1]) + 1 if ids.size else 0
         out = np.zeros((n,) + data.shape[1:], dtype=data.dtype if data.dtype.kind != "i" else np.int64)
-        np.add.at(out, ids, data)
+        rows_at(np.add, out, ids, data)
         counts = np.bincount(ids, minlength=n).reshape((n,) + (1,) * (data.ndim - 1))
         safe = np.maximum(counts, 1)
         if data.dtype.kind in "iu":
@@ -1033,7 +1034,7 @@ def _segment_reduce(ufunc, init_of):
             _check_sorted(ids)
             n = int(ids[-1]) + 1 if ids.size else 0
             out = np.full((n,) + data.shape[1:], init_of(data.dtype), dtype=data.dtype)
-            ufunc.at(out, ids, data)
+            rows_at(ufunc, out, ids, data)
             if ufunc is not np.multiply and n:   # TF: empty segments of sorted max/min give 0
                 empty = np.bincount(ids, minlength=n) == 0
                 out[empty] = 0
@@ -1059,7 +1060,7 @@ def _useg_reduce(ufunc, init_of):
                 j = int(np.argmax(bad))
                 raise _invalid(f"segment_ids[{j}] = {flat_ids[j]} is out of range [0, {n})")
             keep = flat_ids >= 0
-            ufunc.at(out, flat_ids[keep], flat[keep])
+            rows_at(ufunc, out, flat_ids[keep], flat[keep])
             return out
         return useg
     return make

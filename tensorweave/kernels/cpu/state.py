@@ -11,6 +11,7 @@ import numpy as np
 
 from ...framework import errors
 from ..registry import Fixed, register_kernel
+from .scatter_rows import rows_at
 
 _NO_LOCK = contextlib.nullcontext()
 
@@ -146,7 +147,7 @@ def _make_scatter(op_type):
                 elif op_type == "ScatterDiv" and integer:
                     _int_div_at(params, indices, updates)
                 else:
-                    ufunc.at(params, indices, updates)
+                    rows_at(ufunc, params, indices, updates)
             return cell
         return scatter
     return factory
