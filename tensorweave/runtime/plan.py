@@ -7,6 +7,7 @@ deleted right after its last use, so peak memory is what the dataflow needs. Whe
 raises, the line number of the generated frame names the op that failed.
 """
 
+import bisect
 import heapq
 import itertools
 import re
@@ -76,7 +77,10 @@ def _prune(fetch_ops, fed):
 
 
 def _toposort(ops):
-    """Topological order of `ops`, ties broken by creation order (deterministic)."""
+    """Topological order of `ops` by depth (the longest path from an op with no inputs among
+    `ops`), ties broken by creation order: deterministic, and ops that could run together stand
+    together (an unrolled RNN's layer l + 1 at step t beside layer l at step t + 1), so sibling
+    calls can share one kernel call (_group_siblings) and pooled ops overlap."""
     indeg = {}
     users = {op: [] for op in ops}
     for op in ops:
@@ -84,16 +88,19 @@ def _toposort(ops):
         indeg[op] = len(deps)
         for d in deps:
             users[d].append(op)
-    heap = [(op._id, op) for op, n in indeg.items() if n == 0]
+    depth = dict.fromkeys(ops, 0)
+    heap = [(0, op._id, op) for op, n in indeg.items() if n == 0]
     heapq.heapify(heap)
     order = []
     while heap:
-        _, op = heapq.heappop(heap)
+        d, _, op = heapq.heappop(heap)
         order.append(op)
         for u in users[op]:
+            if depth[u] <= d:
+                depth[u] = d + 1
             indeg[u] -= 1
             if indeg[u] == 0:
-                heapq.heappush(heap, (u._id, u))
+                heapq.heappush(heap, (depth[u], u._id, u))
     if len(order) != len(ops):
         raise errors.InvalidArgumentError(None, None, "Graph has a cycle among the ops to run")
     return order
@@ -491,18 +498,21 @@ _MAX_GROUP = 8
 
 def _group_siblings(lines, globs, counter):
     """Horizontal fusion: one-input kernel calls that offer a `siblings` form (the exact float32
-    Sigmoid and Tanh, kernels/cpu/math.py) and whose inputs are all computed by the time the first
-    of them runs become one call there, `va, vb, vc, = k(xa, xb, xc)`: an LSTM cell's three gate
-    sigmoids, made right after its Split, cost one pass of ~20 NumPy operations instead of three.
-    Moving a call earlier is safe: it is stateless with no control inputs, reads only values
-    already made, and its consumers stay where they were."""
-    made_at = {}
+    Sigmoid and Tanh, kernels/cpu/math.py) become one call, `va, vb, vc, = k(xa, xb, xc)`, where
+    all their inputs are made and none of their outputs is read yet: an LSTM cell's three gate
+    sigmoids cost one pass of ~20 NumPy operations instead of three. Each call may move anywhere
+    between the line that makes its input and the first line that reads its output, but not
+    across a stateful line (so what it reads, and what reads it, are unchanged)."""
+    made_at, first_read = {}, {}
+    stateful = []
     for i, line in enumerate(lines):
+        for name in line.reads:
+            first_read.setdefault(name, i)
         for name in _LOCAL.findall(line.lhs):
             made_at[name] = i
-    groups = {}     # first line index -> [(line, input name)]
-    taken = set()
-    open_groups = {}    # siblings function -> first line indices still accepting members
+        if line.op._op_def.stateful:
+            stateful.append(i)
+    by_fn = {}
     for i, line in enumerate(lines):
         m = _CALL.match(line.call)
         if m is None or line.parallel or not _LOCAL.fullmatch(line.lhs) or line.op._control_inputs:
@@ -510,31 +520,37 @@ def _group_siblings(lines, globs, counter):
         fn = getattr(globs.get(m.group(1)), "siblings", None)
         if fn is None:
             continue
-        src = m.group(2)
-        for first in reversed(open_groups.get(fn, ())[-4:]):    # (the latest groups)
-            members = groups[first]
-            if made_at.get(src, -1) < first and len(members) < _MAX_GROUP:
-                members.append((line, src))
-                taken.add(i)
-                break
-        else:
-            groups[i] = [(line, src)]
-            open_groups.setdefault(fn, []).append(i)
+        s = bisect.bisect_left(stateful, i)          # the stateful lines around line i
+        lo = stateful[s - 1] + 1 if s else 0
+        hi = stateful[s] if s < len(stateful) else len(lines)
+        ready = max(made_at.get(m.group(2), -1) + 1, lo)
+        need = min(first_read.get(line.lhs, len(lines)), hi)
+        by_fn.setdefault(fn, []).append((ready, need, i, m.group(2)))
+    at = {}         # line index q -> groups that run just before line q
+    taken = set()
+    for fn, calls in by_fn.items():
+        calls.sort()
+        group, limit = [], -1
+        for ready, need, i, src in calls + [(len(lines) + 1, 0, -1, None)]:
+            if group and (ready > limit or len(group) == _MAX_GROUP):
+                if len(group) > 1:
+                    at.setdefault(group[-1][0], []).append((fn, group))
+                    taken.update(g[2] for g in group)
+                group, limit = [], -1
+            group.append((ready, need, i, src))
+            limit = need if len(group) == 1 else min(limit, need)
     if not taken:
         return lines
     out = []
-    for i, line in enumerate(lines):
-        if i in taken:
-            continue
-        members = groups.get(i)
-        if members is None or len(members) == 1:
-            out.append(line)
-            continue
-        kname = f"k{next(counter)}"
-        globs[kname] = getattr(globs[_CALL.match(line.call).group(1)], "siblings")
-        lhs = ", ".join(m.lhs for m, _ in members) + ","
-        srcs = [src for _, src in members]
-        out.append(_Line(line.op, lhs, f"{kname}({', '.join(srcs)})", set(srcs)))
+    for q in range(len(lines) + 1):
+        for fn, group in at.get(q, ()):
+            kname = f"k{next(counter)}"
+            globs[kname] = fn
+            srcs = [g[3] for g in group]
+            lhs = ", ".join(lines[g[2]].lhs for g in group) + ","
+            out.append(_Line(lines[group[0][2]].op, lhs, f"{kname}({', '.join(srcs)})", set(srcs)))
+        if q < len(lines) and q not in taken:
+            out.append(lines[q])
     return out
 
 

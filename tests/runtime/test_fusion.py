@@ -162,14 +162,14 @@ def test_sibling_sigmoids_run_as_one_call_bit_for_bit(rows, units):
     np.testing.assert_array_equal(_bits(grouped[2]), _bits(eigen_math.tanh(j)))
 
 
-def test_sibling_group_takes_only_calls_whose_input_is_ready():
-    """A Sigmoid joins the first sibling's call only if its input is made before that call: here
-    the sigmoids of split outputs 0 and 2 group, the one of s1 * 3 (made later) runs alone."""
+def test_sibling_group_takes_only_calls_whose_intervals_meet():
+    """A call may move between the line making its input and the first line reading its output:
+    sigmoid(s0) and sigmoid(s2) group, sigmoid(s1 * a) cannot join them (its input needs a)."""
     with tf.Graph().as_default():
         x = tf.placeholder(tf.float32, [4, 24])
         s0, s1, s2 = tf.split(x, 3, axis=1)
         a = tf.sigmoid(s0)
-        b = tf.sigmoid(s1 * 3.0)
+        b = tf.sigmoid(s1 * a)
         c = tf.sigmoid(s2)
         with tf.Session() as sess:
             xv = np.linspace(-3, 3, 96, dtype=np.float32).reshape(4, 24)
@@ -179,5 +179,27 @@ def test_sibling_group_takes_only_calls_whose_input_is_ready():
     assert re.search(r"v\d+_0, v\d+_0, = k\d+\(v\d+_0, v\d+_2\)", source)
     sig = lambda t: 1 / (1 + np.exp(-t.astype(np.float64)))
     np.testing.assert_allclose(got[0], sig(xv[:, :8]), rtol=1e-6)
-    np.testing.assert_allclose(got[1], sig(3 * xv[:, 8:16]), rtol=1e-6)
+    np.testing.assert_allclose(got[1], sig(xv[:, 8:16] * got[0]), rtol=1e-6)
     np.testing.assert_allclose(got[2], sig(xv[:, 16:]), rtol=1e-6)
+
+
+def test_sibling_calls_do_not_cross_a_stateful_op():
+    """Two sigmoids of one value, with an assign_add between them in the plan (it reads the
+    first), stay apart: the second sees the variable after the update, as it would alone."""
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [2, 8])
+        v = tf.Variable(tf.zeros([2, 8]))
+        a = tf.sigmoid(x)
+        up = tf.assign_add(v, a)
+        with tf.control_dependencies([up]):
+            r = tf.identity(v.read_value())
+        b = tf.sigmoid(r)
+        c = tf.sigmoid(x + 1.0)
+        with tf.Session() as sess:
+            sess.run(v.initializer)
+            xv = np.linspace(-2, 2, 16, dtype=np.float32).reshape(2, 8)
+            got = sess.run([a, b, c], {x: xv})
+    sig = lambda t: 1 / (1 + np.exp(-t.astype(np.float64)))
+    np.testing.assert_allclose(got[0], sig(xv), rtol=1e-6)
+    np.testing.assert_allclose(got[1], sig(sig(xv)), rtol=1e-6)
+    np.testing.assert_allclose(got[2], sig(xv + 1), rtol=1e-6)
