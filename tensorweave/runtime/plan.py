@@ -530,14 +530,17 @@ def _group_siblings(lines, globs, counter):
     taken = set()
     for fn, calls in by_fn.items():
         calls.sort()
-        group, limit = [], -1
+        group, limit, outs = [], -1, set()
         for ready, need, i, src in calls + [(len(lines) + 1, 0, -1, None)]:
-            if group and (ready > limit or len(group) == _MAX_GROUP):
+            # (a call reading another member's output, tanh(tanh(x)), cannot join it)
+            if group and (ready > limit or len(group) == _MAX_GROUP or src in outs):
                 if len(group) > 1:
                     at.setdefault(group[-1][0], []).append((fn, group))
                     taken.update(g[2] for g in group)
-                group, limit = [], -1
+                group, limit, outs = [], -1, set()
             group.append((ready, need, i, src))
+            if i >= 0:
+                outs.add(lines[i].lhs)
             limit = need if len(group) == 1 else min(limit, need)
     if not taken:
         return lines

@@ -203,3 +203,20 @@ def test_sibling_calls_do_not_cross_a_stateful_op():
     np.testing.assert_allclose(got[0], sig(xv), rtol=1e-6)
     np.testing.assert_allclose(got[1], sig(sig(xv)), rtol=1e-6)
     np.testing.assert_allclose(got[2], sig(xv + 1), rtol=1e-6)
+
+
+def test_sibling_chain_is_not_grouped_with_itself():
+    """tanh(tanh(x)) beside tanh(x + 1): the inner tanh and tanh(x + 1) may group, the outer one
+    reads the inner one's output, so it runs after (found by test_partition's random graphs)."""
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [3, 3])
+        a = tf.tanh(x)
+        b = tf.tanh(a)
+        c = tf.tanh(x + 1.0)
+        d = tf.tanh(b)
+        with tf.Session() as sess:
+            xv = np.linspace(-2, 2, 9, dtype=np.float32).reshape(3, 3)
+            got = sess.run([a, b, c, d], {x: xv})
+    want = [np.tanh(xv), np.tanh(np.tanh(xv)), np.tanh(xv + 1), np.tanh(np.tanh(np.tanh(xv)))]
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-6)
