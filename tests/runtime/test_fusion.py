@@ -7,6 +7,8 @@ import re
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import tensorweave as tf
 
@@ -220,3 +222,40 @@ def test_sibling_chain_is_not_grouped_with_itself():
     want = [np.tanh(xv), np.tanh(np.tanh(xv)), np.tanh(xv + 1), np.tanh(np.tanh(np.tanh(xv)))]
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-6)
+
+
+@st.composite
+def _elementwise_graphs(draw):
+    """Random DAGs of sigmoid / tanh / add / mul / split over [4, 8] values."""
+    n = draw(st.integers(2, 14))
+    return [(draw(st.sampled_from("sstam/")), draw(st.integers(-1, i - 1)), draw(st.integers(-1, i - 1)))
+            for i in range(n)], draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4, unique=True))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_elementwise_graphs())
+def test_sibling_grouping_on_random_graphs_matches_ungrouped_plan(spec):
+    ops, fetch = spec
+    xv = np.linspace(-3, 3, 32, dtype=np.float32).reshape(4, 8)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [4, 8])
+        vals = []
+        for kind, a, b in ops:
+            pa, pb = (vals[a] if a >= 0 else x), (vals[b] if b >= 0 else x)
+            if kind == "s":
+                vals.append(tf.sigmoid(pa))
+            elif kind == "t":
+                vals.append(tf.tanh(pa))
+            elif kind == "a":
+                vals.append(pa + pb)
+            elif kind == "m":
+                vals.append(pa * pb * 0.5)
+            else:
+                vals.append(tf.concat(tf.split(pa, 2, axis=1)[::-1], axis=1))
+        fetches = [vals[i] for i in fetch]
+        with tf.Session() as sess:
+            grouped = sess.run(fetches, {x: xv})
+            plain = sess.run(fetches, {x: xv}, options=tf.RunOptions(
+                trace_level=tf.RunOptions.FULL_TRACE), run_metadata=tf.RunMetadata())
+    for g, p in zip(grouped, plain):
+        np.testing.assert_array_equal(_bits(g), _bits(p))
