@@ -46,7 +46,7 @@ def import_nodes(graph, nodes, functions=()):
     gd = graph_pb2.GraphDef()
     gd.node.extend(nodes)
     gd.library.function.extend(functions)
-    with graph.as_default():
+    with graph.as_default(), graph._allowing_internal_names():
         graph_io.import_graph_def(gd, name="")
     return [graph._ops_by_name[nd.name] for nd in gd.node]
 

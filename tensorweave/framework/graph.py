@@ -93,6 +93,7 @@ class Graph:
         self._name_stack = ""
         self._collections = {}
         self._finalized = False
+        self._internal_names = 0    # > 0: the runtime's own ops ("_send/...") may be added
         self._seed = None
         self._control_stack = []
         self._device_stack = []
@@ -138,6 +139,16 @@ class Graph:
     def _unsafe_unfinalize(self):
         self._finalized = False
 
+    @contextlib.contextmanager
+    def _allowing_internal_names(self):
+        """Lets the runtime add ops whose names start with "_" (a partition's _send/_recv nodes),
+        which TF reserves and refuses in user graphs."""
+        self._internal_names += 1
+        try:
+            yield
+        finally:
+            self._internal_names -= 1
+
     def create_op(self, op_type, inputs, dtypes=None, input_types=None, name=None, attrs=None,
                   op_def=None, compute_shapes=True, compute_device=True):
         """Adds an op of type `op_type` with the given input tensors and output dtypes."""
@@ -157,8 +168,7 @@ class Graph:
                 raise _graph_mismatch(t, inputs, self, name, op_type)
         with self._lock:
             name = self.unique_name(name, mark_as_used=True) if not name.endswith("/") else name[:-1]
-            # (Names starting with "_" are the runtime's own ops: Send/Recv, fused kernels.)
-            if not _VALID_OP_NAME.match(name) and not name.startswith("_"):
+            if not _VALID_OP_NAME.match(name) and not (self._internal_names and name.startswith("_")):
                 raise ValueError(f"`{name}` is not a valid node name. Accepted names conform to "
                                  f"Regex /{_VALID_OP_NAME!r}/")
             if name in self._ops_by_name:

@@ -703,6 +703,8 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     functions = _FunctionImporter(gd.library)
     nodes = {}
     for nd in gd.node:
+        if not _graph._VALID_OP_NAME.match(nd.name) and not (g._internal_names and nd.name.startswith("_")):
+            raise ValueError(f"Node '{nd.name}': Node name contains invalid characters")
         if nd.name in nodes:
             raise ValueError(f"Node '{nd.name}' is not unique")
         nodes[nd.name] = nd

@@ -49,6 +49,21 @@ def test_invalid_op_name_raises_tf_value_error():
         assert tf.constant(1, name="ok.1-a>b").name == "x/ok.1-a>b:0"
 
 
+def test_names_starting_with_underscore_are_reserved():
+    # Recorded from TF 2.21: a leading "_" is refused at the top level and on import, as TF
+    # reserves such names for its runtime's nodes; inside a scope it is an ordinary character.
+    tf.reset_default_graph()
+    with pytest.raises(ValueError, match="^`_foo` is not a valid node name"):
+        tf.constant(1, name="_foo")
+    assert tf.constant(1, name="a/_b").name == "a/_b:0"
+    gd = tf.GraphDef()
+    gd.node.add(name="_x", op="NoOp")
+    with tf.Graph().as_default() as g:
+        with pytest.raises(ValueError, match="^Node '_x': Node name contains invalid characters$"):
+            tf.import_graph_def(gd, name="imp")
+        assert g.get_operations() == []
+
+
 def test_name_scope_default_name_and_values():
     g = tf.Graph()
     with g.as_default():
