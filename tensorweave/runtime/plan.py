@@ -502,7 +502,21 @@ def _group_siblings(lines, globs, counter):
     all their inputs are made and none of their outputs is read yet: an LSTM cell's three gate
     sigmoids cost one pass of ~20 NumPy operations instead of three. Each call may move anywhere
     between the line that makes its input and the first line that reads its output, but not
-    across a stateful line (so what it reads, and what reads it, are unchanged)."""
+    across a stateful line (so what it reads, and what reads it, are unchanged). One kind of
+    call is grouped at a time, on the lines as the kinds before left them."""
+    kinds = []
+    for line in lines:
+        m = _CALL.match(line.call)
+        fn = getattr(globs.get(m.group(1)), "siblings", None) if m else None
+        if fn is not None and fn not in kinds:
+            kinds.append(fn)
+    for fn in kinds:
+        lines = _group_calls_of(fn, lines, globs, counter)
+    return lines
+
+
+def _group_calls_of(fn, lines, globs, counter):
+    """_group_siblings for the calls whose kernel's siblings form is `fn`."""
     made_at, first_read = {}, {}
     stateful = []
     for i, line in enumerate(lines):
@@ -512,41 +526,38 @@ def _group_siblings(lines, globs, counter):
             made_at[name] = i
         if line.op._op_def.stateful:
             stateful.append(i)
-    by_fn = {}
+    calls = []
     for i, line in enumerate(lines):
         m = _CALL.match(line.call)
-        if m is None or line.parallel or not _LOCAL.fullmatch(line.lhs) or line.op._control_inputs:
-            continue
-        fn = getattr(globs.get(m.group(1)), "siblings", None)
-        if fn is None:
+        if m is None or line.parallel or not _LOCAL.fullmatch(line.lhs) or line.op._control_inputs \
+                or getattr(globs.get(m.group(1)), "siblings", None) is not fn:
             continue
         s = bisect.bisect_left(stateful, i)          # the stateful lines around line i
         lo = stateful[s - 1] + 1 if s else 0
         hi = stateful[s] if s < len(stateful) else len(lines)
         ready = max(made_at.get(m.group(2), -1) + 1, lo)
         need = min(first_read.get(line.lhs, len(lines)), hi)
-        by_fn.setdefault(fn, []).append((ready, need, i, m.group(2)))
+        calls.append((ready, need, i, m.group(2)))
     at = {}         # line index q -> groups that run just before line q
     taken = set()
-    for fn, calls in by_fn.items():
-        calls.sort()
-        group, limit, outs = [], -1, set()
-        for ready, need, i, src in calls + [(len(lines) + 1, 0, -1, None)]:
-            # (a call reading another member's output, tanh(tanh(x)), cannot join it)
-            if group and (ready > limit or len(group) == _MAX_GROUP or src in outs):
-                if len(group) > 1:
-                    at.setdefault(group[-1][0], []).append((fn, group))
-                    taken.update(g[2] for g in group)
-                group, limit, outs = [], -1, set()
-            group.append((ready, need, i, src))
-            if i >= 0:
-                outs.add(lines[i].lhs)
-            limit = need if len(group) == 1 else min(limit, need)
+    calls.sort()
+    group, limit, outs = [], -1, set()
+    for ready, need, i, src in calls + [(len(lines) + 1, 0, -1, None)]:
+        # (a call reading another member's output, tanh(tanh(x)), cannot join it)
+        if group and (ready > limit or len(group) == _MAX_GROUP or src in outs):
+            if len(group) > 1:
+                at[group[-1][0]] = at.get(group[-1][0], []) + [group]
+                taken.update(g[2] for g in group)
+            group, limit, outs = [], -1, set()
+        group.append((ready, need, i, src))
+        if i >= 0:
+            outs.add(lines[i].lhs)
+        limit = need if len(group) == 1 else min(limit, need)
     if not taken:
         return lines
     out = []
     for q in range(len(lines) + 1):
-        for fn, group in at.get(q, ()):
+        for group in at.get(q, ()):
             kname = f"k{next(counter)}"
             globs[kname] = fn
             srcs = [g[3] for g in group]

@@ -232,7 +232,7 @@ def _elementwise_graphs(draw):
             for i in range(n)], draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4, unique=True))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_elementwise_graphs())
 def test_sibling_grouping_on_random_graphs_matches_ungrouped_plan(spec):
     ops, fetch = spec
@@ -259,3 +259,21 @@ def test_sibling_grouping_on_random_graphs_matches_ungrouped_plan(spec):
                 trace_level=tf.RunOptions.FULL_TRACE), run_metadata=tf.RunMetadata())
     for g, p in zip(grouped, plain):
         np.testing.assert_array_equal(_bits(g), _bits(p))
+
+
+def test_sigmoid_group_waits_for_a_tanh_group_it_reads():
+    """tanh(x) joins a tanh group placed later than tanh(x) stood (beside tanh(y), y made later);
+    sigmoid(tanh(x)) must then group after that, not where tanh(x) used to be."""
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [2, 8])
+        t1 = tf.tanh(x)
+        s1 = tf.sigmoid(x * 3.0)
+        y = x * 2.0
+        t2 = tf.tanh(y)
+        s2 = tf.sigmoid(t1)
+        with tf.Session() as sess:
+            xv = np.linspace(-2, 2, 16, dtype=np.float32).reshape(2, 8)
+            got = sess.run([t1, s1, t2, s2], {x: xv})
+    sig = lambda t: 1 / (1 + np.exp(-t.astype(np.float64)))
+    for g, w in zip(got, [np.tanh(xv), sig(3 * xv), np.tanh(2 * xv), sig(np.tanh(xv))]):
+        np.testing.assert_allclose(g, w, rtol=1e-6)
