@@ -64,7 +64,9 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
         raise ValueError(f"Passed {len(grad_ys)} grad_ys for {len(ys)} ys")
     if unconnected_gradients not in (UnconnectedGradients.NONE, UnconnectedGradients.ZERO):
         raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}")
-    stop_tensors = [_to_tensor(s, False) for s in _as_list(stop_gradients)]
+    # TF stops at each `t.op`: a variable's own op (not its read), so a variable that is also an
+    # x still gets its gradient.
+    stop_tensors = [_to_tensor(s, True) for s in _as_list(stop_gradients)]
     graph = ys[0].graph if ys else get_default_graph()
 
     with graph.as_default(), name_scope(name, "gradients", ys + xs + stop_tensors):

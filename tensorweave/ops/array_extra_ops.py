@@ -687,7 +687,8 @@ def complex(real, imag, name=None):  # noqa: A001
         elif rt is _dtypes.float32:
             out = _dtypes.complex64
         else:
-            raise TypeError(f"real and imag have incorrect types: {rt.name} {it.name}")
+            raise TypeError(f"The `real` and `imag` components have incorrect types: {rt.name} {it.name}. "
+                            "They must be consistent, and one of [tf.float32, tf.float64]")
         return apply_op("Complex", [real, imag], [out], scope, attrs={"T": rt, "Tout": out})
 
 

@@ -178,9 +178,13 @@ registry.register_op("GatherNd", shape_fn=_gather_nd_shape)
 @registry.register_gradient("GatherNd")
 def _gather_nd_grad(op, grad):
     params, indices = op.inputs
+    ref_shape = shape(params, out_type=_base(indices))
+    if indices.shape.ndims == 2 and indices.shape[-1].value == 1:
+        # As TF: indices [N, 1] pick whole rows, so the gradient stays sparse (row slices).
+        return [IndexedSlices(grad, squeeze(indices, axis=-1), ref_shape), None]
     if isinstance(grad, IndexedSlices):
         grad = convert_to_tensor(grad)
-    return [scatter_nd(indices, grad, shape(params, out_type=_base(indices))), None]
+    return [scatter_nd(indices, grad, ref_shape), None]
 
 
 def gather_nd(params, indices, name=None, batch_dims=0):
@@ -414,7 +418,7 @@ def _sum_to_shape(x, shape_t, shape_hint=None):
 
 # Ops of the family's other modules, called only when the functions above run. Imported
 # last: the modules call each other, and array_ops.py imports them all once its helpers exist.
-from .array_reshape_ops import expand_dims, reshape, transpose  # noqa: E402
+from .array_reshape_ops import expand_dims, reshape, squeeze, transpose  # noqa: E402
 from .array_join_ops import concat  # noqa: E402
 
 

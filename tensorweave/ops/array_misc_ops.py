@@ -52,12 +52,13 @@ def _select_shape(op):
             raise ValueError(f"Dimension 0 in both shapes must be equal, but are {a} and {b}. Shapes are "
                              f"[{a}] and [{b}].")
         return [out]   # TF merges cond's length into a copy: the output keeps the data's batch
+    # TF's Merge(data, cond): the messages name the data's shape first.
     if cs.ndims != out.ndims:
-        raise ValueError(f"Shapes must be equal rank, but are {cs.ndims} and {out.ndims}")
-    for i, (a, b) in enumerate(zip(cs.as_list(), out.as_list())):
+        raise ValueError(f"Shapes must be equal rank, but are {out.ndims} and {cs.ndims}")
+    for i, (a, b) in enumerate(zip(out.as_list(), cs.as_list())):
         if a is not None and b is not None and a != b:
             raise ValueError(f"Dimension {i} in both shapes must be equal, but are {a} and {b}. Shapes are "
-                             f"{_dims_str(cs.as_list())} and {_dims_str(out.as_list())}.")
+                             f"{_dims_str(out.as_list())} and {_dims_str(cs.as_list())}.")
     return [out.merge_with(cs)]
 
 

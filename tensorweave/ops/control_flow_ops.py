@@ -161,6 +161,8 @@ def _flat_outputs(structure, op_value=True):
     out = []
     for x in _fg.flatten(structure):
         if x is None:
+            if structure is None:
+                raise ValueError(f"'{'true_fn' if op_value else 'false_fn'}' must have a return value.")
             raise ValueError("cond branches must not return None")
         if isinstance(x, Operation):
             with get_default_graph().control_dependencies([x]):
@@ -417,7 +419,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             if not _fg.is_sequence(structure) and isinstance(res, (list, builtins.tuple)) and len(res) == 1 \
                     and not hasattr(res, "_fields"):
                 res = res[0]
-            if isinstance(structure, (list, builtins.tuple)) and len(structure) == 1 and not isinstance(res, (list, builtins.tuple)):
+            # As TF, only a non-nested result is wrapped: a dict returned for [dict] loop vars is
+            # a structure mismatch.
+            if isinstance(structure, (list, builtins.tuple)) and len(structure) == 1 and not _fg.is_sequence(res):
                 res = [res]
             try:
                 _fg.assert_same_structure(structure, res, check_types=False)

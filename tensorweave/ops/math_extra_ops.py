@@ -512,6 +512,7 @@ def _descending_sort(values, axis, return_argsort=False):
     from .nn_ops_extra import top_k
     a = _a(values)
     k = a.shape(values)[axis]
+    a.rank(values)  # TF builds a "Rank" op here (used only for an unknown rank; kept for the names)
     static_rank = values.shape.ndims
     if axis == -1 or (static_rank is not None and axis + 1 == static_rank):
         top_k_input, transposition = values, None
@@ -535,7 +536,12 @@ def _sort_or_argsort(values, axis, direction, return_argsort):
     if direction not in ("ASCENDING", "DESCENDING"):
         raise ValueError(f"Argument `direction` should be one of {{'ASCENDING', 'DESCENDING'}}. "
                          f"Received: direction={direction}")
-    axis = int(axis)
+    # As TF: the axis becomes a Const "axis" and must be a constant scalar.
+    axis_t = convert_to_tensor(axis, name="axis")
+    axis_static = constant_value(axis_t)
+    if axis_t.shape.ndims not in (None, 0) or axis_static is None:
+        raise ValueError(f"Argument `axis` must be a constant scalar. Received: axis={axis_t}.")
+    axis = int(axis_static)
     values = convert_to_tensor(values, name="values")
     if direction == "DESCENDING":
         return _descending_sort(values, axis, return_argsort)

@@ -89,7 +89,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
             raise ValueError("Only one of transpose_b and adjoint_b can be True.")
         a = _dense(a, name="a")
         _check_allowed("a", a.dtype, _MATMUL_TYPES)
-        b = _convert_like("MatMul", b, "b", a.dtype.base_dtype, "a")
+        b = _convert_like("MatMul", b, "b", a.dtype.base_dtype, "a", hint=True)  # dtype_hint, as TF
         ra, rb = a.shape.ndims, b.shape.ndims
         if ra is None or rb is None or ra > 2 or rb > 2:
             if transpose_a:
@@ -173,7 +173,10 @@ def tensordot(a, b, axes, name=None):
     or a pair of axis lists)."""
     with _name_scope(name, "Tensordot", [a, b, axes]) as scope:
         a = convert_to_tensor(a, name="a")
-        b = _convert_like("MatMul", b, "b", a.dtype.base_dtype, "a")
+        # TF converts `b` on its own (no dtype hint); the MatMul it builds then rejects a mismatch.
+        b = convert_to_tensor(b, name="b")
+        if b.dtype.base_dtype is not a.dtype.base_dtype:
+            raise _mismatch("MatMul", "b", b.dtype, a.dtype.base_dtype, "a")
         ra, rb = a.shape.ndims, b.shape.ndims
         if ra is None or rb is None:
             raise ValueError("tensordot needs inputs of known rank")

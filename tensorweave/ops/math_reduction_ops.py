@@ -80,7 +80,7 @@ def _reduce(op_type, input_tensor, axis, keepdims, name, allowed, reduction_indi
         if rank:
             axis = constant(np.arange(rank, dtype=np.int32))
         else:
-            x = convert_to_tensor(x)
+            # A Python/NumPy input is converted twice, as in TF: "Rank/Const", then "Sum/input".
             axis = _range_of_rank(x)
     with _name_scope(name, op_type, [x, axis]) as scope:
         if not isinstance(x, Tensor):
@@ -159,24 +159,18 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=None, name=None, reductio
     keepdims = _deprecated("keepdims", keepdims, "keep_dims", keep_dims)
     keepdims = bool(keepdims) if keepdims is not None else False
     with _name_scope(name, "ReduceLogSumExp", [input_tensor]) as scope:
-        x = convert_to_tensor(input_tensor)
-        _check_allowed("input", x.dtype, _MAX)   # TF's first op is the Max
-        _check_allowed("x", x.dtype, _FLOAT)
-        raw_max = reduce_max(x, axis=axis, keepdims=True)
-        a = _a(x)
-        finite = is_finite(raw_max)
-        zero = _a(x).zeros_like(raw_max)
-        if hasattr(a, "where_v2"):
-            my_max = a.where_v2(finite, raw_max, zero)
-        elif hasattr(a, "where"):
-            my_max = a.where(finite, raw_max, zero)
-        else:  # no select op: finite maxima only (an all -inf row gives NaN)
-            my_max = raw_max
-        my_max = a.stop_gradient(my_max)
-        result = log(reduce_sum(exp(subtract(x, my_max)), axis=axis, keepdims=keepdims))
+        # TF 2.21's ops, in its order: the input is converted by each op that uses it ("Max/input",
+        # "Sub/x" for a Python list) and the zero for a non-finite max is "SelectV2/e".
+        raw_max = reduce_max(input_tensor, axis=axis, keepdims=True)
+        a = _a(raw_max)
+        my_max = a.stop_gradient(a.where_v2(is_finite(raw_max), raw_max, 0))
+        result = log(reduce_sum(exp(subtract(input_tensor, my_max)), axis=axis, keepdims=keepdims))
         if not keepdims:
             my_max = a.reshape(my_max, a.shape(result))
-        return add(result, my_max, name=scope)
+        result = add(result, my_max, name=scope)
+        if axis is None and not keepdims:
+            result.set_shape(())   # TF's _may_reduce_to_scalar
+        return result
 
 
 def _sum_grad_common(op, grad):
@@ -343,7 +337,7 @@ def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=_dtypes.int
     keepdims = bool(keepdims) if keepdims is not None else False
     dtype = _dtypes.as_dtype(dtype)
     with _name_scope(name, "count_nonzero", [input_tensor]):
-        x = convert_to_tensor(input_tensor, name="input_tensor")
+        x = convert_to_tensor(input_tensor, name="input")
         if x.dtype.base_dtype is _dtypes.bool:
             nz = cast(x, _dtypes.int64)
         else:

@@ -208,7 +208,9 @@ def string_format(template, inputs, placeholder="{}", summarize=3, name=None):
                          "in template matches inputs length.")
     return apply_op("StringFormat", inputs, [_dtypes.string], name or "StringFormat",
                     attrs={"T": [t.dtype.base_dtype for t in inputs], "template": template,
-                           "placeholder": placeholder, "summarize": int(summarize)})
+                           "placeholder": placeholder,
+                           # None is the op's default, 3 (tf.print(..., summarize=None) passes it on)
+                           "summarize": 3 if summarize is None else int(summarize)})
 
 
 # -- lengths, substrings, case, whitespace -------------------------------------------------

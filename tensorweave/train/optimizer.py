@@ -317,7 +317,8 @@ class Optimizer:
         for t in tensors:
             dtype = t.dtype.base_dtype
             if dtype not in valid:
-                order = [d for d in (_dtypes.float16, _dtypes.bfloat16, _dtypes.float32, _dtypes.float64)
+                # TF lists its set of DTypes, hashed by type enum: float32, float64, float16, bfloat16.
+                order = [d for d in (_dtypes.float32, _dtypes.float64, _dtypes.float16, _dtypes.bfloat16)
                          if d in valid]
                 raise ValueError("Invalid type %r for %s, expected: %s." % (dtype, t.name, order))
 

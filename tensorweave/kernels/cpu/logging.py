@@ -127,11 +127,14 @@ def format_v2(value, summarize):
         if dim == nd:
             return fmt(x)
         count = len(x)
-        parts = [one_dim(x[i], dim + 1) for i in range(min(limit, count))]
+        sep = spacing(dim)
+        head = sep.join(one_dim(x[i], dim + 1) for i in range(min(limit, count)))
+        # As TF's PrintOneDimV2, '...' and each trailing entry come after a separator, even with
+        # no head (an empty [2, 0] prints "[\n ...]").
+        tail = [one_dim(x[i], dim + 1) for i in range(max(limit, count - limit), count)]
         if count > 2 * limit:
-            parts.append("...")
-        parts += [one_dim(x[i], dim + 1) for i in range(max(limit, count - limit), count)]
-        return "[" + spacing(dim).join(parts) + "]"
+            tail.insert(0, "...")
+        return "[" + head + "".join(sep + t for t in tail) + "]"
     return one_dim(a, 0)
 
 

@@ -285,11 +285,10 @@ def _rmsprop(values, scalars, grad):
     np.subtract(t, ms, out=t)
     np.multiply(t, one - rho, out=t)
     np.add(ms, t, out=ms)
-    # mom = mom * momentum + grad * lr / sqrt(ms + epsilon); var -= mom
+    # mom = mom * momentum + (grad * lr) / sqrt(ms + epsilon); var -= mom
     np.add(ms, epsilon, out=t)
     np.sqrt(t, out=t)
-    np.divide(grad, t, out=t)
-    np.multiply(t, lr, out=t)
+    np.divide(np.multiply(grad, lr), t, out=t)
     np.multiply(mom, momentum, out=mom)
     np.add(mom, t, out=mom)
     np.subtract(var, mom, out=var)
@@ -331,10 +330,9 @@ def _centered_rmsprop(values, scalars, grad):
     np.subtract(ms, t, out=t)
     np.add(t, epsilon, out=t)             # denom = (ms - mg^2) + epsilon
     np.sqrt(t, out=t)
-    np.divide(grad, t, out=t)
-    np.multiply(t, lr, out=t)
+    np.divide(np.multiply(grad, lr), t, out=t)
     np.multiply(mom, momentum, out=mom)
-    np.add(mom, t, out=mom)               # mom = mom * momentum + grad * lr / sqrt(denom)
+    np.add(mom, t, out=mom)               # mom = mom * momentum + (grad * lr) / sqrt(denom)
     np.subtract(var, mom, out=var)
 
 
@@ -435,7 +433,7 @@ _register("SparseApplyAdadelta", rows_fn=_adadelta)
 def _shrink(var, prox, lr_l1, denom, l1_positive):
     """var = sign(prox) * max(|prox| - lr_l1, 0) / denom (without l1: prox / denom); in place."""
     if l1_positive:
-        t = np.abs(prox)
+        t = np.abs(prox, out=_tmp(prox))
         np.subtract(t, lr_l1, out=t)
         np.maximum(t, 0, out=t)
         np.multiply(np.sign(prox), t, out=t)
@@ -461,12 +459,13 @@ def _proximal_adagrad(values, scalars, grad):
     lr, l1, l2 = scalars
     one = lr.dtype.type(1)
     accum += np.square(grad)
-    rate = np.sqrt(accum)
+    # Every temporary has an `out` (a 0-d variable would otherwise make NumPy scalars).
+    rate = np.sqrt(accum, out=_tmp(accum))
     np.divide(one, rate, out=rate)
     np.multiply(rate, lr, out=rate)            # learning_rate = lr * rsqrt(accum)
-    prox = np.multiply(grad, rate)
+    prox = np.multiply(grad, rate, out=_tmp(accum))
     np.subtract(var, prox, out=prox)           # prox = var - grad * learning_rate
-    denom = np.multiply(rate, l2)
+    denom = np.multiply(rate, l2, out=_tmp(accum))
     np.add(denom, one, out=denom)              # 1 + l2 * learning_rate
     if l1 > 0:
         np.multiply(rate, l1, out=rate)
@@ -522,18 +521,19 @@ def _adagrad_da(values, scalars, grad):
     lr, l1, l2, step = scalars
     g_acc += grad
     gg_acc += np.square(grad)
-    denom = np.sqrt(gg_acc)
+    # Every temporary has an `out` (a 0-d variable would otherwise make NumPy scalars).
+    denom = np.sqrt(gg_acc, out=_tmp(gg_acc))
     np.add(denom, step * l2 * lr, out=denom)
     if l1 > 0:
-        t = np.abs(g_acc)
+        t = np.abs(g_acc, out=_tmp(g_acc))
         np.subtract(t, step * l1, out=t)
         np.maximum(t, 0, out=t)
         # TF's order, (-lr * sign(g_acc)) * t: an entry with g_acc == 0 becomes -0.0, as in TF
-        sgn = np.sign(g_acc)
+        sgn = np.sign(g_acc, out=_tmp(g_acc))
         np.multiply(sgn, -lr, out=sgn)
         np.multiply(sgn, t, out=t)
     else:
-        t = np.multiply(g_acc, lr)
+        t = np.multiply(g_acc, lr, out=_tmp(g_acc))
         np.negative(t, out=t)
     np.divide(t, denom, out=var)
 
