@@ -58,14 +58,30 @@ def _squeeze_pair(labels, predictions):
     """confusion_matrix.remove_squeezable_dimensions: drops a trailing size-1 dimension of the
     one with one more dimension than the other (static ranks)."""
     array_ops = _ops()[0]
-    labels = convert_to_tensor(labels)
-    predictions = convert_to_tensor(predictions)
-    lr, pr = labels.shape.ndims, predictions.shape.ndims
-    if lr is not None and pr is not None:
-        if pr - lr == 1 and predictions.shape.dims[-1].is_compatible_with(1):
-            predictions = array_ops.squeeze(predictions, [-1])
-        elif pr - lr == -1 and labels.shape.dims[-1].is_compatible_with(1):
-            labels = array_ops.squeeze(labels, [-1])
+    # (TF converts and squeezes in a "remove_squeezable_dimensions" scope.)
+    with name_scope(None, "remove_squeezable_dimensions", [labels, predictions]):
+        predictions = convert_to_tensor(predictions)
+        labels = convert_to_tensor(labels)
+        lr, pr = labels.shape.ndims, predictions.shape.ndims
+        if lr is not None and pr is not None:
+            if pr - lr == 1 and predictions.shape.dims[-1].is_compatible_with(1):
+                predictions = array_ops.squeeze(predictions, [-1])
+            elif pr - lr == -1 and labels.shape.dims[-1].is_compatible_with(1):
+                labels = array_ops.squeeze(labels, [-1])
+            return labels, predictions
+        # A rank known only at run time: squeeze by a cond on the rank difference (labels fed
+        # as [N, 1] to a rank-unknown placeholder must not broadcast against [N] predictions).
+        from .ops import control_flow_ops
+        math_ops = _ops()[1]
+        rank_diff = array_ops.rank(predictions) - array_ops.rank(labels)
+        if pr is None or predictions.shape.dims[-1].is_compatible_with(1):
+            p = predictions
+            predictions = control_flow_ops.cond(math_ops.equal(1, rank_diff),
+                                                lambda: array_ops.squeeze(p, [-1]), lambda: p)
+        if lr is None or labels.shape.dims[-1].is_compatible_with(1):
+            lab = labels
+            labels = control_flow_ops.cond(math_ops.equal(-1, rank_diff),
+                                           lambda: array_ops.squeeze(lab, [-1]), lambda: lab)
     return labels, predictions
 
 
@@ -243,8 +259,8 @@ def percentage_below(values, threshold, weights=None, metrics_collections=None,
 
 def _count_condition(values, weights=None, metrics_collections=None, updates_collections=None):
     array_ops, math_ops, state_ops, _ = _ops()
-    if values.dtype.base_dtype != _dtypes.bool:
-        raise TypeError(f"{values.name} must be of type bool, got {values.dtype.name}")
+    from .ops import check_ops
+    check_ops.assert_type(values, _dtypes.bool)   # (TF's: a "assert_type/..." NoOp)
     count = metric_variable([], _dtypes.float32, name="count")
     values = math_ops.cast(values, _dtypes.float32)
     if weights is not None:
@@ -324,7 +340,10 @@ def _confusion_matrix_at_thresholds(labels, predictions, thresholds, weights=Non
     for include in includes:
         if include not in all_includes:
             raise ValueError(f"Invalid key: {include}")
-    predictions = convert_to_tensor(predictions)
+    if not hasattr(predictions, "dtype"):
+        predictions = convert_to_tensor(predictions)
+    # (A NumPy array is converted by each op that takes it, as TF does: "auc/assert_greater_equal/x",
+    # "auc/assert_less_equal/x", "auc/Cast_2/x".)
     with control_dependencies([
             check_ops.assert_greater_equal(predictions, math_ops.cast(0.0, dtype=predictions.dtype),
                                            message="predictions must be in [0, 1]"),

@@ -54,6 +54,15 @@ class InputSpec:
                 f"max_ndim={self.max_ndim}, min_ndim={self.min_ndim}, axes={self.axes})")
 
 
+def _activation(identifier):
+    """A layer's `activation` argument: a callable or None as given; a name ("relu",
+    "softmax", ...) looked up as Keras does (TF's tf.layers are Keras layers)."""
+    if isinstance(identifier, str):
+        from ..keras import activations
+        return activations.get(identifier)
+    return identifier
+
+
 def _shape_str(s):
     if s.ndims is None:
         return "<unknown>"

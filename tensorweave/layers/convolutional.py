@@ -10,7 +10,7 @@ activation ("<name>/Relu"). Padding is "valid" or "same"; data_format "channels_
 import numbers
 
 from ..framework.tensor_shape import TensorShape
-from .base import InputSpec, Layer, _shape_str
+from .base import InputSpec, Layer, _activation, _shape_str
 
 __all__ = ["Conv2D", "conv2d", "Conv2DTranspose", "conv2d_transpose", "Convolution2D",
            "Convolution2DTranspose", "Deconvolution2D", "Deconv2D"]
@@ -85,7 +85,7 @@ class Conv2D(Layer):
         self.padding = _padding(padding)
         self.data_format = _data_format(data_format)
         self.dilation_rate = _tuple(dilation_rate, 2, "dilation_rate")
-        self.activation = activation
+        self.activation = _activation(activation)
         self.use_bias = use_bias
         self.kernel_initializer = kernel_initializer
         self.bias_initializer = bias_initializer if bias_initializer is not None else _zeros()

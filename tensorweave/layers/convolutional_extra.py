@@ -11,7 +11,7 @@ built as TF's legacy tf.layers build them:
 """
 
 from ..framework.tensor_shape import TensorShape
-from .base import InputSpec, Layer
+from .base import InputSpec, Layer, _activation
 from .convolutional import Conv2D, _data_format, _tuple, _zeros, conv_output_length
 
 __all__ = ["Conv1D", "conv1d", "SeparableConv1D", "separable_conv1d", "SeparableConv2D",
@@ -125,7 +125,7 @@ class _SeparableConv(Layer):
         self.data_format = _data_format(data_format)
         self.dilation_rate = _tuple(dilation_rate, n, "dilation_rate")
         self.depth_multiplier = int(depth_multiplier)
-        self.activation = activation
+        self.activation = _activation(activation)
         self.use_bias = use_bias
         self.depthwise_initializer = depthwise_initializer
         self.pointwise_initializer = pointwise_initializer

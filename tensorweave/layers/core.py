@@ -1,8 +1,10 @@
 """Core layers: `Dense` / `dense` (activation(inputs @ kernel + bias)), `Dropout` / `dropout`,
 `Flatten` / `flatten`."""
 
+from ..framework.constant_op import convert_to_tensor
+from ..framework.graph import Tensor
 from ..framework.tensor_shape import TensorShape
-from .base import InputSpec, Layer, _shape_str
+from .base import InputSpec, Layer, _activation, _shape_str
 
 __all__ = ["Dense", "dense", "Dropout", "dropout", "Flatten", "flatten"]
 
@@ -10,6 +12,12 @@ __all__ = ["Dense", "dense", "Dropout", "dropout", "Flatten", "flatten"]
 def _zeros():
     from ..ops import init_ops
     return init_ops.zeros_initializer()
+
+
+def _check_floating(dtype):
+    if not (dtype.is_floating or dtype.is_complex):
+        raise TypeError("A Dense layer can only be built with a floating-point dtype. "
+                        f"Received: dtype={dtype}")
 
 
 class Dense(Layer):
@@ -28,7 +36,7 @@ class Dense(Layer):
         if self.units <= 0:
             raise ValueError("Received an invalid value for `units`, expected a positive integer. "
                              f"Received: units={units}")
-        self.activation = activation
+        self.activation = _activation(activation)
         self.use_bias = use_bias
         self.kernel_initializer = kernel_initializer
         self.bias_initializer = bias_initializer if bias_initializer is not None else _zeros()
@@ -40,7 +48,18 @@ class Dense(Layer):
         self.bias = None
         self.input_spec = InputSpec(min_ndim=2)
 
+    def __call__(self, inputs, *args, **kwargs):
+        # A layer without a dtype takes its first input's (TF's Keras base), and Dense refuses a
+        # non-floating one before making variables.
+        if not isinstance(inputs, (Tensor, list, tuple, dict)):
+            inputs = convert_to_tensor(inputs)   # (as Layer.__call__ would, before any scope)
+        if not self.built and self._dtype is None and isinstance(inputs, Tensor):
+            _check_floating(inputs.dtype.base_dtype)
+        return super().__call__(inputs, *args, **kwargs)
+
     def build(self, input_shape):
+        if self._dtype is not None:
+            _check_floating(self._dtype)
         input_shape = TensorShape(input_shape)
         last_dim = input_shape.as_list()[-1] if input_shape.ndims else None
         if last_dim is None:

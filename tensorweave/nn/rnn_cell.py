@@ -192,6 +192,15 @@ class LayerRNNCell(RNNCell):
     """A cell whose variables live in its own layer scope ("basic_lstm_cell", ...)."""
 
 
+def _check_rnn_cell_input_dtypes(inputs):
+    """TF's built-in cells take floating (or complex) inputs and state only: an int32 input
+    fails here, before any op is built, not later in a ConcatV2."""
+    for t in _flatten(inputs):
+        dt = getattr(t, "dtype", None)
+        if dt is not None and not (dt.is_floating or dt.is_complex):
+            raise ValueError(f"RNN cell only supports floating point inputs, but received dtype: {dt}")
+
+
 def _check_input_depth(cell, inputs_shape):
     shape = TensorShape(inputs_shape)
     depth = shape.as_list()[-1] if shape.ndims else None
@@ -229,6 +238,7 @@ class BasicRNNCell(LayerRNNCell):
         self.built = True
 
     def call(self, inputs, state):
+        _check_rnn_cell_input_dtypes([inputs, state])
         array_ops, math_ops, nn_ops = _ops()[:3]
         gate_inputs = math_ops.matmul(array_ops.concat([inputs, state], 1), _step_weight(self._kernel))
         gate_inputs = nn_ops.bias_add(gate_inputs, self._bias)
@@ -271,6 +281,7 @@ class GRUCell(LayerRNNCell):
         self.built = True
 
     def call(self, inputs, state):
+        _check_rnn_cell_input_dtypes([inputs, state])
         array_ops, math_ops, nn_ops = _ops()[:3]
         gate_inputs = math_ops.matmul(array_ops.concat([inputs, state], 1), _step_weight(self._gate_kernel))
         gate_inputs = nn_ops.bias_add(gate_inputs, self._gate_bias)
@@ -314,6 +325,7 @@ class BasicLSTMCell(LayerRNNCell):
         self.built = True
 
     def call(self, inputs, state):
+        _check_rnn_cell_input_dtypes([inputs, state])
         from ..framework.constant_op import constant
         array_ops, math_ops, nn_ops = _ops()[:3]
         sigmoid = math_ops.sigmoid
@@ -391,6 +403,7 @@ class LSTMCell(LayerRNNCell):
         self.built = True
 
     def call(self, inputs, state):
+        _check_rnn_cell_input_dtypes([inputs, state])
         array_ops, math_ops, nn_ops, _, clip_ops, _ = _ops()
         num_proj = self._num_units if self._num_proj is None else self._num_proj
         sigmoid = math_ops.sigmoid

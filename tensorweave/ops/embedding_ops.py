@@ -174,8 +174,9 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
         np_ = len(params)
         if not any(getattr(p, "_is_resource_variable", False) for p in params):
             # (TF keeps resource variables as they are, so the lookup is a ResourceGather)
-            params = [p if isinstance(p, IndexedSlices) else convert_to_tensor(p, name="params")
-                      for p in params]
+            # (TF's convert_n_to_tensor_or_indexed_slices: "params_0", "params_1", ...)
+            params = [p if isinstance(p, IndexedSlices) else convert_to_tensor(p, name=f"params_{i}")
+                      for i, p in enumerate(params)]
         ids = convert_to_tensor(ids, name="ids")
         if np_ == 1:
             with colocate_with(params[0]):

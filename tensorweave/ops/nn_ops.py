@@ -28,7 +28,7 @@ __all__ = ["relu", "relu6", "elu", "selu", "softplus", "softsign", "leaky_relu",
            "l2_normalize", "zero_fraction", "log_poisson_loss"]
 
 _FLOATS = "float16, bfloat16, float32, float64"
-_REALS = ("float32, float64, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+_REALS = ("float32, float64, int32, uint8, int16, int8, int64, bfloat16, uint16, float16, uint32, "
           "uint64, qint8")
 
 
@@ -57,7 +57,11 @@ def _check_real(t, param):
 
 
 def _unary(op_type, x, name, param="features", floats_only=True, attrs=None):
-    x = convert_to_tensor(x, name=param)
+    if not isinstance(x, Tensor):
+        # TF's op wrapper converts a non-tensor input inside the op's name scope ("Relu/features")
+        with name_scope(name, op_type, [x]) as scope:
+            x = convert_to_tensor(x, name=param)
+            return _unary(op_type, x, scope, param, floats_only, attrs)
     (_check_float if floats_only else _check_real)(x, param)
     dt = x.dtype.base_dtype
     a = {"T": dt}
@@ -186,10 +190,11 @@ def softsign(features, name=None):
 
 def leaky_relu(features, alpha=0.2, name=None):
     """features if > 0 else alpha * features."""
-    features = convert_to_tensor(features, name="features")
-    if features.dtype.is_integer:
-        features = _math().cast(features, _dtypes.float32)
-    return _unary("LeakyRelu", features, name, attrs={"alpha": float(alpha)})
+    with name_scope(name, "LeakyRelu", [features, alpha]) as name:
+        features = convert_to_tensor(features, name="features")
+        if features.dtype.is_integer:
+            features = _math().cast(features, _dtypes.float32)
+        return _unary("LeakyRelu", features, name, attrs={"alpha": float(alpha)})
 
 
 def crelu(features, name=None, axis=-1):
@@ -252,7 +257,7 @@ def _softmax(op_type, logits, axis, name, dim):
         axis = dim
     if axis is None:
         axis = -1
-    logits = convert_to_tensor(logits, name="logits")
+    logits = convert_to_tensor(logits)   # TF's _wrap_2d_function: outside any scope, "Const"
     _check_float(logits, "logits")
     dt = logits.dtype.base_dtype
     rank = logits.shape.ndims
@@ -762,15 +767,19 @@ def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
         raise ValueError("Cannot specify both 'keep_dims' and 'keepdims'")
     keep = bool(keepdims if keepdims is not None else keep_dims)
     with name_scope(name, "moments", [x, axes]):
-        x = convert_to_tensor(x, name="x")
-        y = m.cast(x, _dtypes.float32) if x.dtype.base_dtype == _dtypes.float16 else x
+        if not hasattr(x, "dtype"):
+            x = convert_to_tensor(x, name="x")
+        # (A NumPy x stays NumPy, as in TF: each op converts it, "moments/mean/input" and
+        # "moments/SquaredDifference/x".)
+        half = _dtypes.as_dtype(x.dtype).base_dtype == _dtypes.float16
+        y = m.cast(x, _dtypes.float32) if half else x
         mean = m.reduce_mean(y, axes, keepdims=True, name="mean")
         variance = m.reduce_mean(m.squared_difference(y, a.stop_gradient(mean)), axes, keepdims=True,
                                  name="variance")
         if not keep:
             mean = a.squeeze(mean, axes)
             variance = a.squeeze(variance, axes)
-        if x.dtype.base_dtype == _dtypes.float16:
+        if half:
             return m.cast(mean, _dtypes.float16), m.cast(variance, _dtypes.float16)
         return mean, variance
 

@@ -11,6 +11,7 @@ FusedBatchNormGradV3 consumes. (The second derivative of fused batch norm is not
 
 import numpy as np
 
+from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import convert_to_tensor
 from ..framework.graph import name_scope
@@ -54,14 +55,16 @@ def local_response_normalization(input, depth_radius=5, bias=1, alpha=1, beta=0.
                                  name=None):
     """out[..., c] = input[..., c] / (bias + alpha * sum_{|k - c| <= depth_radius}
     input[..., k] ** 2) ** beta (the last axis is the channel axis)."""
-    x = convert_to_tensor(input, name="input")
-    dt = x.dtype.base_dtype
-    if dt.name not in ("float16", "bfloat16", "float32", "float64"):
-        raise TypeError(f"Value passed to parameter 'input' has DataType {dt.name} not in list of "
-                        "allowed values: float16, bfloat16, float32")
-    attrs = {"T": dt, "depth_radius": int(depth_radius), "bias": float(bias), "alpha": float(alpha),
-             "beta": float(beta)}
-    return apply_op("LRN", [x], [dt], name or "LRN", attrs=attrs)
+    # TF's generated op: a Python input becomes "LRN/input" (converted inside the op's scope)
+    with name_scope(name, "LRN", [input]) as scope:
+        x = convert_to_tensor(input, name="input")
+        dt = x.dtype.base_dtype
+        if dt.name not in ("float16", "bfloat16", "float32", "float64"):
+            raise TypeError(f"Value passed to parameter 'input' has DataType {dt.name} not in list "
+                            "of allowed values: float16, bfloat16, float32")
+        attrs = {"T": dt, "depth_radius": int(depth_radius), "bias": float(bias),
+                 "alpha": float(alpha), "beta": float(beta)}
+        return apply_op("LRN", [x], [dt], scope, attrs=attrs)
 
 
 lrn = local_response_normalization
@@ -74,11 +77,13 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
     x * inv + (offset - mean * inv) with inv = scale * rsqrt(variance + variance_epsilon)."""
     m = _math()
     with name_scope(name, "batchnorm", [x, mean, variance, scale, offset]):
-        x = convert_to_tensor(x, name="x")
+        if not hasattr(x, "dtype"):
+            x = convert_to_tensor(x, name="x")
+        # (A NumPy x stays NumPy, as in TF: the multiply converts it, "batchnorm/mul_1/x".)
         inv = m.rsqrt(variance + variance_epsilon)
         if scale is not None:
             inv *= scale
-        dt = x.dtype.base_dtype
+        dt = _dtypes.as_dtype(x.dtype).base_dtype
         xi = x * (m.cast(inv, dt) if inv.dtype.base_dtype != dt else inv)
         shift = offset - mean * inv if offset is not None else -mean * inv
         if shift.dtype.base_dtype != dt:

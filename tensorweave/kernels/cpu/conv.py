@@ -467,14 +467,61 @@ def _sizes(v, fmt, what):
     return v if fmt == "NHWC" else [v[0], v[2], v[3], v[1]]
 
 
+def _check_backprop_dims(label, x_shape, w_shape, dy_shape, strides, dilations, padding,
+                         explicit, fmt):
+    """TF's ConvBackpropComputeDimensionsV2 checks, in its order and words (then the CPU
+    kernel's grouped-convolution check). Shapes are NHWC; the spatial_dim a message names is
+    the op's own (NCHW: 2 and 3)."""
+    def bad(msg):
+        return errors.InvalidArgumentError(None, None, f"{label}: {msg}")
+    if len(dy_shape) != 4:
+        raise bad("out_backprop must be 4-dimensional")
+    n, h, wd, c = x_shape
+    kh, kw, ci, co = w_shape
+    if n != dy_shape[0]:
+        raise bad(f"input and out_backprop must have the same batch size. Input batch: {n}, "
+                  f"outbackprop batch: {dy_shape[0]}, batch_dim: 0")
+    if ci <= 0:
+        raise bad("filter depth must be strictly greated than zero")   # (TF's spelling)
+    if c % ci:
+        raise bad("input depth must be evenly divisible by filter depth")
+    if co != dy_shape[3]:
+        raise bad("filter and out_backprop must have the same out_depth")
+    first = 1 if fmt == "NHWC" else 2
+    ex = explicit or ((0, 0), (0, 0))
+    for i, (size, k, got) in enumerate(((h, kh, dy_shape[1]), (wd, kw, dy_shape[2]))):
+        s, d = strides[i], dilations[i]
+        eff = (k - 1) * d + 1
+        if padding == "VALID":
+            out = int((size - eff + s) / s)   # C++ division: truncated toward zero
+            if out < 0:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Computed output size would be negative: {out} [input_size: "
+                                f"{size}, effective_filter_size: {eff}, stride: {s}]")
+        else:
+            out = _out_and_pads(size, k, s, d, padding, ex[i])[0]
+        if got != out:
+            raise bad(f"Size of out_backprop doesn't match computed: actual = {got}, computed = "
+                      f"{out} spatial_dim: {first + i} input: {size} filter: {k} output: {got} "
+                      f"stride: {s} dilation: {d}")
+    if c != ci:
+        raise errors.InvalidArgumentError(
+            None, None, "Gradients for grouped convolutions are not supported on CPU. Please file "
+                        "a feature request if you run into this issue. Computed input depth "
+                        f"{c} doesn't match filter input depth {ci}")
+
+
 @register_kernel("Conv2DBackpropFilter")
 def _conv2d_backprop_filter(op, ctx):
     fmt, strides, dilations, padding, explicit = _attrs(op)
 
     def conv2d_backprop_filter(x, filter_sizes, dy):
         fs = [int(d) for d in np.asarray(filter_sizes).reshape(-1)]
-        return conv2d_backprop_filter_nhwc(_to_nhwc(x, fmt), fs, _to_nhwc(dy, fmt), strides,
-                                           dilations, padding, explicit)
+        x, dy = _to_nhwc(x, fmt), _to_nhwc(dy, fmt)
+        if x.ndim == 4 and len(fs) == 4:
+            _check_backprop_dims("Conv2DCustomBackpropFilter", x.shape, fs, dy.shape, strides,
+                                 dilations, padding, explicit, fmt)
+        return conv2d_backprop_filter_nhwc(x, fs, dy, strides, dilations, padding, explicit)
     return conv2d_backprop_filter
 
 
@@ -484,8 +531,12 @@ def _conv2d_backprop_input(op, ctx):
 
     def conv2d_backprop_input(input_sizes, w, dy):
         shape = _sizes(input_sizes, fmt, "input_sizes")
-        return _from_nhwc(conv2d_backprop_input_nhwc(shape, w, _to_nhwc(dy, fmt), strides, dilations,
-                                                     padding, explicit), fmt)
+        dy = _to_nhwc(dy, fmt)
+        if w.ndim == 4:
+            _check_backprop_dims("Conv2DCustomBackpropInput", shape, w.shape, dy.shape, strides,
+                                 dilations, padding, explicit, fmt)
+        return _from_nhwc(conv2d_backprop_input_nhwc(shape, w, dy, strides, dilations, padding,
+                                                     explicit), fmt)
     return conv2d_backprop_input
 
 
