@@ -202,3 +202,41 @@ def test_full_reductions_of_python_values_convert_them_as_tf():
         np.testing.assert_array_equal(got[4], [1., 3.])
         with pytest.raises(ValueError, match="Argument `axis` must be a constant scalar"):
             tf.sort([3., 1.], axis=tf.placeholder(tf.int32, []))
+
+
+def test_reshape_of_empty_tensors_and_its_errors():
+    # Recorded from TF 2.21: with an empty input and a zero in the target shape, TF leaves the
+    # zero-sized dims out of both counts, so the -1 is still inferred; and its error texts.
+    cases = {((0, 3), (-1, 0)): (3, 0), ((0, 3), (2, -1)): (2, 0), ((0, 3), (0, -1, 2)): (0, 1, 2),
+             ((0, 0), (-1, 0)): (1, 0), ((2, 0), (-1, 3)): (0, 3),
+             ((2, 3), (-1, 0)): "Input to reshape is a tensor with 6 values, but the requested shape has 0",
+             ((2, 3), (0, 6)): "Input to reshape is a tensor with 6 values, but the requested shape has 0",
+             ((2, 3), (-1, 4)): "Input to reshape is a tensor with 6 values, but the requested shape requires "
+                                "a multiple of 4",
+             ((2, 3), (-1, -1)): "Only one input size may be -1, not both 0 and 1"}
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.float32, None)
+        with tf.Session() as sess:
+            for (shape, target), want in cases.items():
+                op = tf.reshape(p, list(target))
+                if isinstance(want, tuple):
+                    assert sess.run(op, {p: np.zeros(shape)}).shape == want
+                else:
+                    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+                        sess.run(op, {p: np.zeros(shape)})
+                    assert e.value.message.split("\n")[-2].strip() == want
+
+
+def test_constant_float_reductions_and_integer_realdiv_run_their_kernels():
+    # Recorded from TF 2.21: a float sum of constants is the kernel's (TF's order: 99.99998, not a
+    # pairwise 100.000015), and RealDiv has no integer CPU kernel even when its inputs are constant.
+    with tf.Graph().as_default():
+        s = tf.reduce_sum(tf.fill([1000], 0.1))
+        d = tf.realdiv(tf.constant([7, -7]), tf.constant([2, 2]))
+        f = tf.realdiv(tf.constant([7.0, -7.0]), tf.constant([2.0, 2.0]))
+        with tf.Session() as sess:
+            assert sess.run(s) == np.float32(99.99998)
+            np.testing.assert_array_equal(sess.run(f), [3.5, -3.5])
+            with pytest.raises(tf.errors.InvalidArgumentError, match="No OpKernel was registered to support "
+                               "Op 'RealDiv' used by {{node RealDiv}} with these attrs: \\[T=DT_INT32\\]"):
+                sess.run(d)

@@ -252,9 +252,14 @@ def _int_only(fn):
     return lambda x, y: fn(x, y) if x.dtype.kind in "iub" else None
 
 
+def _float_only(fn):
+    # integer RealDiv has no CPU kernel in TF: the kernel's run-time error stands
+    return lambda x, y: fn(x, y) if x.dtype.kind in "fc" else None
+
+
 for _t, _f in [("Add", np.add), ("AddV2", np.add), ("Sub", np.subtract), ("Mul", np.multiply),
                ("FloorDiv", np.floor_divide), ("FloorMod", _floormod_value),
-               ("Maximum", _int_only(np.maximum)), ("Minimum", _int_only(np.minimum)), ("RealDiv", np.true_divide), ("Equal", np.equal),
+               ("Maximum", _int_only(np.maximum)), ("Minimum", _int_only(np.minimum)), ("RealDiv", _float_only(np.true_divide)), ("Equal", np.equal),
                ("NotEqual", np.not_equal), ("Less", np.less), ("Greater", np.greater),
                ("LessEqual", np.less_equal), ("GreaterEqual", np.greater_equal)]:
     registry.register_static_value(_t)(_static_binary(_f))

@@ -280,6 +280,8 @@ def _sum_value(op, value_of):
     if x is None or axes is None:
         return None
     x = np.asarray(x)
+    if x.dtype.kind not in "iub":
+        return None     # float results depend on the order: the kernel computes them, as TF's
     if _has_duplicates(axes, x.ndim):
         return None
     ax = tuple(_norm_axes(axes, x.ndim))
@@ -299,6 +301,8 @@ def _prod_value(op, value_of):
     if x is None or axes is None:
         return None
     x = np.asarray(x)
+    if x.dtype.kind not in "iub":
+        return None     # float results depend on the order: the kernel computes them, as TF's
     if _has_duplicates(axes, x.ndim):
         return None
     ax = tuple(_norm_axes(axes, x.ndim))

@@ -139,24 +139,51 @@ def _reshape(op, ctx):
 
     def reshape(x, shape):
         s = tuple(shape.tolist())
+        if x.size == 0 and -1 in s and 0 in s:
+            s = _infer_with_zeros(x.shape, s)
         try:
             return xp.reshape(x, s)
         except ValueError:
-            n = 1
-            neg = 0
-            for d in s:
-                if d == -1:
-                    neg += 1
-                else:
-                    n *= d
+            neg = s.count(-1)
             if neg > 1:
-                raise _bad(f"Only one input size may be -1, not both") from None
+                first, second = [i for i, d in enumerate(s) if d == -1][:2]
+                raise _bad(f"Only one input size may be -1, not both {first} and {second}") from None
+            # TF's checks: zero-sized target dims are left out of the product (and then out of
+            # the input's count) so the -1 can still be inferred; then the element counts
+            n = 1
+            for d in s:
+                if d > 0:
+                    n *= d
+            size = xp.size(x)
             if neg:
-                raise _bad(f"Input to reshape is a tensor with {xp.size(x)} values, but the requested shape "
-                           f"requires a multiple of {n}") from None
-            raise _bad(f"Input to reshape is a tensor with {xp.size(x)} values, but the requested shape has "
+                known = 1
+                for d in x.shape:
+                    if d > 0 or 0 not in s:
+                        known *= d
+                if 0 not in x.shape or 0 not in s:
+                    if known % n:
+                        raise _bad(f"Input to reshape is a tensor with {size} values, but the requested "
+                                   f"shape requires a multiple of {n}") from None
+                n *= known // n
+            if 0 in s:
+                n = 0
+            raise _bad(f"Input to reshape is a tensor with {size} values, but the requested shape has "
                        f"{n}") from None
     return reshape
+
+
+def _infer_with_zeros(in_shape, s):
+    """TF's -1 for an empty input and a target shape with a zero: the zero-sized dimensions are
+    left out of both element counts, so [0, 3] -> [-1, 0] is [3, 0] (NumPy refuses to infer)."""
+    product = 1
+    for d in s:
+        if d > 0:
+            product *= d
+    known = 1
+    for d in in_shape:
+        if d > 0:
+            known *= d
+    return tuple(known // product if d == -1 else d for d in s) if s.count(-1) == 1 else s
 
 
 def _check_perm(perm, n):
