@@ -168,3 +168,19 @@ def test_all_candidate_sampler_and_range_errors():
     assert out.sampled_candidates.tolist() == list(range(8))
     np.testing.assert_array_equal(out.true_expected_count, np.ones((3, 2), np.float32))
     np.testing.assert_array_equal(out.sampled_expected_count, np.ones(8, np.float32))
+
+
+def test_expected_counts_are_the_c_librarys_bits_on_either_path():
+    """_expected_count takes NumPy's loops only where they are the C library's log1pf/expm1f;
+    either way its values are libm's, value by value (TF calls those functions)."""
+    from tensorweave.kernels.cpu import candidate_sampling as cs
+    if cs._LIBM is None:
+        return      # (no C library to compare with: the float64 fallback is tested above)
+    rng = np.random.RandomState(3)
+    p = np.concatenate([rng.rand(3000), 10.0 ** -rng.uniform(1, 9, 3000), [0.5, 1e-30]]).astype(np.float32)
+    for tries in (65, 173, 1000):
+        want = np.array([-cs._LIBM.expm1f(float(np.float32(tries) * np.float32(cs._LIBM.log1pf(float(-x)))))
+                         for x in p], np.float32)
+        got = cs._expected_count(p, 64, tries)
+        assert got.dtype == np.float32
+        np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
