@@ -10,7 +10,7 @@ holding only the looked-up rows, and optimizers update only those rows.
 from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import constant_value, convert_to_tensor
-from ..framework.graph import colocate_with, name_scope
+from ..framework.graph import Tensor, colocate_with, name_scope
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op
 from ..framework.sparse_tensor import SparseTensor
@@ -259,19 +259,29 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, partition_strategy="mod"
     array_ops, math_ops = _array(), _math()
     from . import sparse_ops
     with name_scope(name, "embedding_lookup_sparse", params + [sp_ids]) as name:
+        # TF 2.21's embedding_lookup_sparse_impl
         segment_ids = sp_ids.indices[:, 0]
-        if segment_ids.dtype.base_dtype != _dtypes.int32:
-            segment_ids = math_ops.cast(segment_ids, _dtypes.int32)
         ids = sp_ids.values
-        ids, idx = array_ops.unique(ids)
-        embeddings = embedding_lookup(params, ids, partition_strategy=partition_strategy, max_norm=max_norm)
+        if len(params) == 1 and not isinstance(params[0], Tensor):
+            params = [convert_to_tensor(params[0], name="params")]
+        fast = (len(params) == 1 and ignore_weights and max_norm is None
+                and getattr(params[0], "device", "") == segment_ids.device)
+        if fast:  # the segment reduction reads the params itself; its gradient is an IndexedSlices
+            idx, embeddings = ids, params[0]
+        else:
+            ids, idx = array_ops.unique(ids)
+            embeddings = embedding_lookup(params, ids, partition_strategy=partition_strategy, max_norm=max_norm)
         if not ignore_weights:
+            if segment_ids.dtype.base_dtype != _dtypes.int32:
+                segment_ids = math_ops.cast(segment_ids, _dtypes.int32)
             weights = sp_weights.values
+            embeddings = array_ops.gather(embeddings, idx)
             if weights.dtype.base_dtype != embeddings.dtype.base_dtype:
                 weights = math_ops.cast(weights, embeddings.dtype.base_dtype)
-            embeddings = array_ops.gather(embeddings, idx)
-            ones = array_ops.fill(array_ops.expand_dims(array_ops.rank(embeddings) - 1, 0), 1)
-            bcast_weights_shape = array_ops.concat([array_ops.shape(weights), ones], 0)
+            ones_shape = array_ops.expand_dims(array_ops.rank(embeddings) - 1, 0)
+            weights_shape = array_ops.shape(weights)
+            ones = array_ops.ones(ones_shape, dtype=weights_shape.dtype)
+            bcast_weights_shape = array_ops.concat([weights_shape, ones], 0)
             orig_weights_shape = weights.shape
             weights = array_ops.reshape(weights, bcast_weights_shape)
             if embeddings.shape.ndims is not None:
@@ -290,7 +300,9 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, partition_strategy="mod"
                 weight_sum_sqrt = math_ops.sqrt(weight_sum)
                 embeddings = math_ops.div_no_nan(embeddings, weight_sum_sqrt, name=name)
         else:
+            if segment_ids.dtype.base_dtype not in (_dtypes.int32, _dtypes.int64):
+                segment_ids = math_ops.cast(segment_ids, _dtypes.int32)
             fn = {"sum": sparse_ops.sparse_segment_sum, "mean": sparse_ops.sparse_segment_mean,
                   "sqrtn": sparse_ops.sparse_segment_sqrt_n}[combiner]
-            embeddings = fn(embeddings, idx, segment_ids, name=name)
+            embeddings = fn(embeddings, idx, segment_ids, name=name, sparse_gradient=fast)
         return embeddings

@@ -446,41 +446,55 @@ registry.register_op("DenseBincount", shape_fn=_dense_bincount_shape)
 registry.no_gradient("DenseBincount")
 
 
-def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_dtypes.int32, name=None,
-             axis=None, binary_output=False):
-    """Counts of each value in the int32 array `arr` (summed weights when given): output length
-    max(max(arr) + 1, minlength), capped at maxlength (values >= maxlength are dropped)."""
-    from .array_ops import size as _size
-    with _name_scope(name, "bincount", [arr, weights, minlength, maxlength]) as scope:
-        arr = convert_to_tensor(arr, name="arr", dtype=_dtypes.int32) if not isinstance(arr, Tensor) else arr
-        if arr.dtype.base_dtype not in (_dtypes.int32, _dtypes.int64):
-            raise TypeError(f"Value passed to parameter 'input' has DataType {arr.dtype.base_dtype.name} not in "
-                            "list of allowed values: int32, int64")
-        v = constant_value(arr)
-        if v is not None:
-            out_size = int(np.max(v)) + 1 if np.size(v) else 0
-            if minlength is not None and constant_value(convert_to_tensor(minlength)) is not None:
-                out_size = max(out_size, int(constant_value(convert_to_tensor(minlength))))
-            if maxlength is not None and constant_value(convert_to_tensor(maxlength)) is not None:
-                out_size = min(out_size, int(constant_value(convert_to_tensor(maxlength))))
-            size_t = constant(out_size, dtype=arr.dtype.base_dtype)
-        else:
-            from .math_reduction_ops import reduce_max
-            nz = cast(_size(arr) > 0, arr.dtype.base_dtype)
-            size_t = nz * (reduce_max(arr) + constant(1, dtype=arr.dtype.base_dtype))
-            if minlength is not None:
-                size_t = maximum(convert_to_tensor(minlength, dtype=arr.dtype.base_dtype), size_t)
-            if maxlength is not None:
-                size_t = minimum(convert_to_tensor(maxlength, dtype=arr.dtype.base_dtype), size_t)
+def bincount_v1(arr, weights=None, minlength=None, maxlength=None, dtype=_dtypes.int32):
+    """Counts of each value in the integer array `arr` (summed weights when given): output length
+    max(max(arr) + 1, minlength), capped at maxlength (values >= maxlength are dropped). TF1's
+    bincount_v1, which takes no name."""
+    return _bincount(arr, weights, minlength, maxlength, dtype)
+
+
+bincount = bincount_v1  # (tf.bincount and tf.math.bincount in compat.v1; TF's messages name bincount_v1)
+
+
+def _bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_dtypes.int32, name=None, axis=None,
+              binary_output=False):
+    """TF 2.21's bincount_ops.bincount for dense inputs, op for op: the output size is
+    cast(size(arr) > 0) * (max(arr) + 1), then Maximum(minlength, .) and Minimum(maxlength, .);
+    axis 0 flattens weights and arr (Reshape, Reshape_1)."""
+    from .array_ops import reshape, size
+    from .math_reduction_ops import reduce_max
+    with _name_scope(name or "bincount"):
+        arr = convert_to_tensor(arr, name="arr")
         if weights is not None:
-            w = convert_to_tensor(weights, name="weights")
-            out_dt = w.dtype.base_dtype
-        else:
-            out_dt = _dtypes.as_dtype(dtype).base_dtype
-            w = constant([], dtype=out_dt)
-        return apply_op("DenseBincount", [arr, size_t, w], [out_dt], "DenseBincount",
-                        attrs={"Tidx": arr.dtype.base_dtype, "T": out_dt,
-                               "binary_output": bool(binary_output)})
+            weights = convert_to_tensor(weights, name="weights")
+        if weights is not None and binary_output:
+            raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. Please specify "
+                             "only one.")
+        if not arr.dtype.is_integer:
+            arr = cast(arr, _dtypes.int32)
+        axis = 0 if axis is None else axis
+        if axis not in [0, -1]:
+            raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are currently supported.")
+        it = arr.dtype.base_dtype
+        output_size = cast(size(arr) > 0, it) * (reduce_max(arr) + 1)
+        if minlength is not None:
+            minlength = convert_to_tensor(minlength, name="minlength", dtype=it)
+            output_size = maximum(minlength, output_size)
+        if maxlength is not None:
+            maxlength = convert_to_tensor(maxlength, name="maxlength", dtype=it)
+            output_size = minimum(maxlength, output_size)
+        if axis == 0:
+            if weights is not None:
+                weights = reshape(weights, [-1])
+            arr = reshape(arr, [-1])
+        if weights is None:
+            weights = constant([], dtype=_dtypes.as_dtype(dtype or it).base_dtype)
+        if it not in (_dtypes.int32, _dtypes.int64):
+            raise TypeError(f"Value passed to parameter 'input' has DataType {it.name} not in list of allowed "
+                            "values: int32, int64")
+        out_dt = weights.dtype.base_dtype
+        return apply_op("DenseBincount", [arr, output_size, weights], [out_dt], "DenseBincount",
+                        attrs={"Tidx": it, "T": out_dt, "binary_output": bool(binary_output)})
 
 
 # -- variance, std ------------------------------------------------------------------------------

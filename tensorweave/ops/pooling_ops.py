@@ -5,6 +5,7 @@ the gradient ops MaxPoolGrad, AvgPoolGrad, MaxPoolGradGrad (second order of max 
 TF), MaxPoolGradWithArgmax. AvgPoolGrad's gradient is AvgPool.
 """
 
+import collections
 import numbers
 
 import numpy as np
@@ -125,35 +126,42 @@ registry.no_gradient("MaxPoolGradWithArgmax")
 
 # -- public functions --------------------------------------------------------------------------
 
-def _ksize(value, name, fmt):
-    if isinstance(value, numbers.Integral):
-        value = [int(value)] * 2
-    given, value = list(value), [int(v) for v in value]
+def _ksize(value, name, fmt, n=2):
+    """TF's _get_sequence: None, an int or a length 1 / n / n+2 sequence -> an (n+2)-list with
+    1 for batch and channels (a full-length sequence is taken as given)."""
+    if value is None:
+        return [1] * (n + 2)
+    value = [value] if isinstance(value, numbers.Integral) or not hasattr(value, "__len__") else list(value)
+    if len(value) == n + 2:
+        return [int(v) for v in value]
     if len(value) == 1:
-        value = value * 2
-    if len(value) == 2:
-        return [1, 1] + value if fmt == "NCHW" else [1] + value + [1]
-    if len(value) == 4:
-        return value
-    raise ValueError(f"{name} should be of length 1, 2 or 4. Received: {name}={given} of length {len(value)}")
+        value = value * n
+    elif len(value) != n:
+        raise ValueError(f"{name} should be of length 1, {n} or {n + 2}. Received: {name}={value} of length "
+                         f"{len(value)}")
+    value = [int(v) for v in value]
+    return [1, 1] + value if fmt.startswith("NC") else [1] + value + [1]
 
 
-def _pool(op_type, value, ksize, strides, padding, data_format, name, explicit_ok):
-    # As TF: the name scope opens first (a Python input becomes <name>/input or <name>/value, and
-    # a call that fails on its arguments still takes the name).
+def _pool(op_type, value, ksize, strides, padding, data_format, name):
+    """TF's v1 max_pool / avg_pool: the name scope opens first (a Python input becomes
+    <name>/input or <name>/value, and a call that fails on its arguments still takes the name);
+    the rank is the op's shape function's to check."""
     fmt = _norm_format(data_format if data_format not in ("NWC", "NCW") else None)
     with name_scope(name, op_type, [value]) as scope:
-        x = convert_to_tensor(value, name="input" if op_type == "MaxPool" else "value")
-        dt = x.dtype.base_dtype
-        if x.shape.ndims is not None and x.shape.ndims != 4:
-            raise ValueError(f"Input tensor must be of rank 4 but was {x.shape.ndims}")
-        pad, explicit = _padding(padding, fmt, op_type)
-        if pad == "EXPLICIT" and not explicit_ok:
-            raise ValueError("explicit padding is only supported by max_pool")
-        attrs = {"ksize": _ksize(ksize, "ksize", fmt), "strides": _ksize(strides, "strides", fmt),
-                 "padding": pad, "data_format": fmt}
-        if explicit_ok:
+        attrs = {"ksize": _ksize(ksize, "ksize", fmt), "strides": _ksize(strides, "strides", fmt)}
+        if op_type == "MaxPool":
+            pad, explicit = _padding(padding, fmt, op_type)
+            if any(v == 0 for v in attrs["ksize"]):
+                raise ValueError(f"`ksize` cannot be zero. Received: ksize={attrs['ksize']}")
             attrs["explicit_paddings"] = explicit
+        elif not isinstance(padding, (str, bytes)):  # AvgPool's padding attr is a plain string
+            raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
+        x = convert_to_tensor(value, name="input" if op_type == "MaxPool" else "value")
+        if op_type != "MaxPool":
+            pad, _ = _padding(padding, fmt, op_type)
+        attrs.update(padding=pad, data_format=fmt)
+        dt = x.dtype.base_dtype
         return _make(op_type, [x], [dt], scope, attrs, dt)
 
 
@@ -163,7 +171,7 @@ def max_pool(value=None, ksize=None, strides=None, padding=None, data_format="NH
     explicit pairs; padded positions never win)."""
     if value is None:
         value = input
-    return _pool("MaxPool", value, ksize, strides, padding, data_format, name or "MaxPool", True)
+    return _pool("MaxPool", value, ksize, strides, padding, data_format, name or "MaxPool")
 
 
 def avg_pool(value=None, ksize=None, strides=None, padding=None, data_format="NHWC", name=None,
@@ -171,7 +179,7 @@ def avg_pool(value=None, ksize=None, strides=None, padding=None, data_format="NH
     """Mean over each ksize window (with SAME padding: over the window's real elements only)."""
     if value is None:
         value = input
-    return _pool("AvgPool", value, ksize, strides, padding, data_format, name or "AvgPool", False)
+    return _pool("AvgPool", value, ksize, strides, padding, data_format, name or "AvgPool")
 
 
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
@@ -183,52 +191,95 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  
     return avg_pool(input, ksize, strides, padding, data_format=data_format, name=name)
 
 
-max_pool_v2 = max_pool2d
-avg_pool_v2 = avg_pool2d
+def _pool_v2(input, ksize, strides, padding, data_format, name, ops):  # noqa: A002
+    """TF 2's N-D tf.nn.max_pool / avg_pool (compat.v1 max_pool_v2 / avg_pool_v2): the rank
+    of `input` picks the 1-D, 2-D or 3-D pool."""
+    if input.shape is not None:
+        n = len(input.shape) - 2
+    elif data_format is not None:
+        n = len(data_format) - 2
+    else:
+        raise ValueError("`input` must have a static shape or a data format must be given. "
+                         f"Received: input.shape={input.shape} and data_format={data_format}")
+    if not 1 <= n <= 3:
+        raise ValueError(f"`input.shape.rank` must be 3, 4 or 5. Received: input.shape={input.shape} of rank "
+                         f"{n + 2}.")
+    fmt = "NC" if data_format is not None and data_format.startswith("NC") else "N"
+    ksize = _ksize(ksize, "ksize", fmt, n)
+    strides = _ksize(strides, "strides", fmt, n)
+    if isinstance(padding, (list, tuple)) and n == 3 and ops[3].__name__ == "max_pool3d":
+        raise ValueError(f"Explicit padding is not supported with an input tensor of rank 5. Received: "
+                         f"padding={padding}")
+    if n == 2 and ops[2] is avg_pool and not isinstance(padding, (str, bytes)):
+        # (TF calls the AvgPool op wrapper itself, which checks its string attr before any scope)
+        raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
+    kwargs = {} if data_format is None else {"data_format": data_format}
+    return ops[n](input, ksize, strides, padding, name=name, **kwargs)
+
+
+def max_pool_v2(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+    from .conv3d_ops import max_pool3d
+    return _pool_v2(input, ksize, strides, padding, data_format, name, {1: max_pool1d, 2: max_pool2d, 3: max_pool3d})
+
+
+def avg_pool_v2(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+    from .conv3d_ops import avg_pool3d
+    return _pool_v2(input, ksize, strides, padding, data_format, name, {1: avg_pool1d, 2: avg_pool, 3: avg_pool3d})
+
+
+_MaxPoolWithArgmax = collections.namedtuple("MaxPoolWithArgmax", ["output", "argmax"])
 
 
 def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC", Targmax=None,  # noqa: A002,N803
                          name=None, output_dtype=None, include_batch_in_index=False):
     """(max_pool output, argmax): argmax is the flat index ((b * H + y) * W + x) * C + c of each
-    maximum, without the batch term unless include_batch_in_index."""
+    maximum, without the batch term unless include_batch_in_index. ksize and strides go to the op
+    as given: 4-lists."""
     if data_format != "NHWC":
-        raise ValueError("Data formats other than 'NHWC' are not yet supported")
+        raise ValueError("`data_format` values other  than 'NHWC' are not supported. Received: "
+                         f"data_format={data_format}")
     if Targmax is not None and output_dtype is not None and Targmax != output_dtype:
         raise ValueError("Cannot specify both 'Targmax' and 'output_dtype'")
     targ = _dtypes.as_dtype(output_dtype or Targmax or _dtypes.int64)
-    x = convert_to_tensor(input, name="input")
-    dt = x.dtype.base_dtype
-    pad, _ = _padding(padding, "NHWC", "MaxPoolWithArgmax")
-    attrs = {"ksize": _ksize(ksize, "ksize", "NHWC"), "strides": _ksize(strides, "strides", "NHWC"),
-             "padding": pad, "Targmax": targ, "include_batch_in_index": bool(include_batch_in_index),
-             "data_format": "NHWC"}
-    out, argmax = _make("MaxPoolWithArgmax", [x], [dt, targ], name or "MaxPoolWithArgmax", attrs, dt)
-    return out, argmax
-
-
+    for what, v in (("ksize", ksize), ("strides", strides)):
+        if not isinstance(v, (list, tuple)):
+            raise TypeError(f"Expected list for '{what}' argument to 'max_pool_with_argmax' Op, not {v!r}.")
+    with name_scope(name, "MaxPoolWithArgmax", [input]) as scope:
+        x = convert_to_tensor(input, name="input")
+        dt = x.dtype.base_dtype
+        pad, _ = _padding(padding, "NHWC", "MaxPoolWithArgmax")
+        attrs = {"ksize": [int(v) for v in ksize], "strides": [int(v) for v in strides], "padding": pad,
+                 "Targmax": targ, "include_batch_in_index": bool(include_batch_in_index), "data_format": "NHWC"}
+        return _MaxPoolWithArgmax(*_make("MaxPoolWithArgmax", [x], [dt, targ], scope, attrs, dt))
 
 
 def _pool1d(op_type, input, ksize, strides, padding, data_format, name, scope):  # noqa: A002
-    """As TF: ExpandDims a height of 1, the 2-D pool, Squeeze ("<scope>/Squeeze:0")."""
-    if data_format not in ("NWC", "NCW", "NHWC", "NCHW", None):
-        raise ValueError(f"data_format must be 'NWC' or 'NCW'. Received: {data_format}")
+    """As TF: ExpandDims a height of 1, the 2-D pool named by the scope itself, Squeeze
+    ("<scope>/Squeeze:0")."""
     a = _array()
     with name_scope(name, scope, [input]) as name:
-        fmt = "NHWC" if data_format in ("NWC", "NHWC", None) else "NCHW"
-        expand_dim = 1 if fmt == "NHWC" else 2
-        x = a.expand_dims(convert_to_tensor(input, name="input"), expand_dim)
-
-        def one(v, what):
-            v = [int(v)] if isinstance(v, numbers.Integral) else [int(e) for e in v]
-            if len(v) == 1:
-                return [1, 1, v[0], 1] if fmt == "NHWC" else [1, 1, 1, v[0]]
-            if len(v) == 3:
-                return v[:expand_dim] + [1] + v[expand_dim:]
-            raise ValueError(f"{what} should be of length 1 or 3 but was {len(v)}")
-        fn = max_pool if op_type == "MaxPool" else avg_pool
-        result = fn(x, one(ksize, "ksize"), one(strides, "strides"), padding, data_format=fmt,
-                    name=op_type)
-        return a.squeeze(result, [expand_dim])
+        if data_format is None:
+            data_format = "NWC"
+        nc = data_format.startswith("NC")
+        ksize = [1] + _ksize(ksize, "ksize", "NC" if nc else "N", 1)
+        strides = [1] + _ksize(strides, "strides", "NC" if nc else "N", 1)
+        expand_dim = 1 if data_format == "NWC" else 2
+        fmt = "NHWC" if data_format == "NWC" else "NCHW"
+        attrs = {"ksize": ksize, "strides": strides, "data_format": fmt}
+        if op_type == "MaxPool":
+            if isinstance(padding, (list, tuple)):
+                if len(padding) != 3 and all(isinstance(p, (list, tuple)) and len(p) == 2 for p in padding):
+                    raise ValueError(f"When padding is a list, it must be of size 3. Received: padding={padding} "
+                                     f"of size {len(padding)}")
+                padding = [[0, 0]] + list(padding)
+            attrs["padding"], attrs["explicit_paddings"] = _padding(padding, fmt, op_type)
+        x = a.expand_dims(input, expand_dim)
+        if op_type != "MaxPool":
+            if not isinstance(padding, (str, bytes)):
+                raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
+            attrs["padding"], _ = _padding(padding, fmt, op_type)
+        dt = x.dtype.base_dtype
+        return a.squeeze(_make(op_type, [x], [dt], name, attrs, dt), [expand_dim])
 
 
 def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002

@@ -18,8 +18,8 @@ __all__ = ["dynamic_rnn", "bidirectional_dynamic_rnn", "raw_rnn"]
 
 
 def _transpose_batch_time(x):
-    if x.shape.ndims is not None and x.shape.ndims < 2:
-        raise ValueError(f"Expected input tensor {x} to have rank at least 2")
+    if x.shape.ndims is not None and x.shape.ndims < 2:  # (TF leaves it; the batch size check raises)
+        return x
     rank = x.shape.ndims
     perm = [1, 0] + list(range(2, rank))
     return array_ops.transpose(x, perm)
@@ -39,6 +39,15 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
     with vs.variable_scope(scope or "rnn") as varscope:
         if not time_major:  # inside the scope, so TF's names: rnn/transpose in, rnn/transpose_1 out
             flat_input = [_transpose_batch_time(x) for x in flat_input]
+        if sequence_length is not None:
+            sequence_length = math_ops.cast(sequence_length, _dtypes.int32)
+            if sequence_length.shape.ndims not in (None, 1):
+                raise ValueError("Argument sequence_length must be a vector of length batch_size. Received "
+                                 f"sequence_length={sequence_length} of shape: {sequence_length.shape}")
+            sequence_length = array_ops.identity(sequence_length, name="sequence_length")
+        for x in flat_input:  # TF's _best_effort_input_batch_size
+            if x.shape.ndims is not None and x.shape.ndims < 2:
+                raise ValueError(f"Input tensor should have rank >= 2. Received input={x} of rank {x.shape.ndims}")
         in_shape = flat_input[0].shape
         batch_static = in_shape[1].value if in_shape.ndims else None
         time_static = in_shape[0].value if in_shape.ndims else None
@@ -49,12 +58,8 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
             if dtype is None:
                 raise ValueError("If no initial_state is provided, argument `dtype` must be specified")
             state = cell.zero_state(batch_size, dtype)
-        if sequence_length is not None:
-            sequence_length = math_ops.cast(sequence_length, _dtypes.int32)
-            if sequence_length.shape.ndims not in (None, 1):
-                raise ValueError("Argument sequence_length must be a vector of length batch_size. Received "
-                                 f"sequence_length={sequence_length} of shape: {sequence_length.shape}")
-            sequence_length = array_ops.identity(sequence_length, name="sequence_length")
+        for x in flat_input:  # TF's _dynamic_rnn_loop: [time, batch, depth...]
+            x.shape.with_rank_at_least(3)
         time_steps = time_static if time_static is not None else array_ops.shape(flat_input[0])[0]
         out_dtype = flat_input[0].dtype.base_dtype
         input_tas = [TensorArray(x.dtype.base_dtype, size=time_steps, element_shape=x.shape[1:]).unstack(x)

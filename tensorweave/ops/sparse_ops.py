@@ -8,6 +8,7 @@ import numpy as np
 from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import constant_value, convert_to_tensor
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op
 from ..framework.sparse_tensor import SparseTensor
 from ..framework.graph import Tensor
@@ -61,19 +62,20 @@ def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0
                     name=None):
     """A dense tensor of `output_shape` holding `sparse_values` at `sparse_indices` (a scalar value
     fills every index) and `default_value` elsewhere."""
-    sparse_indices = convert_to_tensor(sparse_indices, name="sparse_indices")
-    if sparse_indices.dtype.base_dtype not in (_dtypes.int32, _dtypes.int64):
-        raise TypeError(f"Value passed to parameter 'sparse_indices' has DataType "
-                        f"{sparse_indices.dtype.base_dtype.name} not in list of allowed values: int32, int64")
-    output_shape = convert_to_tensor(output_shape, name="output_shape", dtype=sparse_indices.dtype.base_dtype)
-    sparse_values = convert_to_tensor(sparse_values, name="sparse_values")
-    default_value = convert_to_tensor(default_value, name="default_value",
-                                      dtype=sparse_values.dtype.base_dtype)
-    t = sparse_values.dtype.base_dtype
-    return apply_op("SparseToDense", [sparse_indices, output_shape, sparse_values, default_value], [t],
-                    name or "SparseToDense",
-                    attrs={"validate_indices": bool(validate_indices), "T": t,
-                           "Tindices": sparse_indices.dtype.base_dtype})
+    from ..framework.graph import name_scope
+    with name_scope(name, "SparseToDense") as scope:
+        sparse_indices = convert_to_tensor(sparse_indices, name="sparse_indices")
+        if sparse_indices.dtype.base_dtype not in (_dtypes.int32, _dtypes.int64):
+            raise TypeError(f"Value passed to parameter 'sparse_indices' has DataType "
+                            f"{sparse_indices.dtype.base_dtype.name} not in list of allowed values: int32, int64")
+        output_shape = convert_to_tensor(output_shape, name="output_shape", dtype=sparse_indices.dtype.base_dtype)
+        sparse_values = convert_to_tensor(sparse_values, name="sparse_values")
+        default_value = convert_to_tensor(default_value, name="default_value",
+                                          dtype=sparse_values.dtype.base_dtype)
+        t = sparse_values.dtype.base_dtype
+        return apply_op("SparseToDense", [sparse_indices, output_shape, sparse_values, default_value], [t],
+                        scope, attrs={"validate_indices": bool(validate_indices), "T": t,
+                                      "Tindices": sparse_indices.dtype.base_dtype})
 
 
 def sparse_tensor_to_dense(sp_input, default_value=None, validate_indices=True, name=None):
@@ -84,7 +86,7 @@ def sparse_tensor_to_dense(sp_input, default_value=None, validate_indices=True, 
         else:
             raise TypeError("Input must be a SparseTensor.")
     if default_value is None:
-        default_value = np.zeros([], sp_input.dtype.base_dtype.as_numpy_dtype)
+        default_value = _array().zeros([], dtype=sp_input.dtype.base_dtype)
     return sparse_to_dense(sp_input.indices, sp_input.dense_shape, sp_input.values,
                            default_value=default_value, validate_indices=validate_indices, name=name)
 
@@ -130,8 +132,9 @@ def sparse_placeholder(dtype, shape=None, name=None):
 
 def _sparse_segment_shape(op):
     data, indices, segment_ids = op.inputs[:3]
-    indices.shape.with_rank(1)
-    segment_ids.shape.with_rank(1)
+    for t in (indices, segment_ids):
+        if t.shape.ndims not in (None, 1):
+            raise ValueError(f"Shape must be rank 1 but is rank {t.shape.ndims}")
     if data.shape.ndims is None:
         return [unknown_shape()]
     if data.shape.ndims < 1:
@@ -163,8 +166,42 @@ for _t in ("SparseSegmentMeanGrad", "SparseSegmentSqrtNGrad"):
     registry.no_gradient(_t)
 
 
+def _sparse_gradient(op, grad, kind):
+    """TF's _SparseSegmentReduceGradV2 (the op built with sparse_gradient=True): an IndexedSlices
+    over the sorted unique indices, each row the sum of its (scaled) output-gradient rows. TF has
+    one SparseSegment<kind>GradV2 op; here it is composed: rows gathered by segment (times
+    1/n or 1/sqrt(n) of their segment), stably sorted by index, summed per unique index."""
+    from .math_extra_ops import argsort
+    array_ops, math_ops = _array(), _math()
+    indices, segment_ids = op.inputs[1], op.inputs[2]
+    data_shape = array_ops.shape(op.inputs[0])
+    rows = array_ops.gather(grad, segment_ids)
+    if kind != "sum":
+        ones = array_ops.ones_like(segment_ids, dtype=grad.dtype.base_dtype)
+        counts = math_ops.maximum(math_ops.unsorted_segment_sum(ones, segment_ids, array_ops.shape(grad)[0]),
+                                  1)
+        scale = math_ops.reciprocal(counts if kind == "mean" else math_ops.sqrt(counts))
+        scale = array_ops.gather(scale, segment_ids)
+        if grad.shape.ndims is not None:
+            scale = array_ops.reshape(scale, [-1] + [1] * (grad.shape.ndims - 1))
+        else:
+            scale = array_ops.reshape(scale, array_ops.concat(
+                [[-1], array_ops.ones(array_ops.rank(grad) - 1, dtype=_dtypes.int32)], 0))
+        rows = rows * scale
+    order = argsort(indices)
+    unique, idx = array_ops.unique(array_ops.gather(indices, order))
+    values = math_ops.unsorted_segment_sum(array_ops.gather(rows, order), idx, array_ops.size(unique))
+    return IndexedSlices(values, unique, data_shape)
+
+
+def _sparse_gradient_attr(op):
+    return bool(op._attrs.get("sparse_gradient", False))
+
+
 @registry.register_gradient("SparseSegmentSum")
 def _sparse_segment_sum_grad(op, grad):
+    if _sparse_gradient_attr(op):
+        return [_sparse_gradient(op, grad, "sum"), None, None]
     array_ops, math_ops = _array(), _math()
     input_rows = array_ops.shape(op.inputs[0])[0]
     return [math_ops.unsorted_segment_sum(array_ops.gather(grad, op.inputs[2]), op.inputs[1], input_rows),
@@ -173,6 +210,8 @@ def _sparse_segment_sum_grad(op, grad):
 
 def _scaled_grad(grad_type):
     def grad_fn(op, grad):
+        if _sparse_gradient_attr(op):
+            return [_sparse_gradient(op, grad, "mean" if "Mean" in grad_type else "sqrtn"), None, None]
         dim0 = _array().shape(op.inputs[0])[0]
         return [_segment_grad_op(grad_type, grad, op.inputs[1], op.inputs[2], dim0), None, None]
     return grad_fn
@@ -203,38 +242,45 @@ registry.register_gradient("SparseSegmentMeanWithNumSegments")(_scaled_num_grad(
 registry.register_gradient("SparseSegmentSqrtNWithNumSegments")(_scaled_num_grad("SparseSegmentSqrtNGrad"))
 
 
-def _sparse_segment(op_type, data, indices, segment_ids, name, num_segments=None):
-    data = convert_to_tensor(data, name="data")
-    indices = convert_to_tensor(indices, name="indices")
-    segment_ids = convert_to_tensor(segment_ids, name="segment_ids")
-    for arg, t in (("indices", indices), ("segment_ids", segment_ids)):
-        if t.dtype.base_dtype not in (_dtypes.int32, _dtypes.int64):
-            raise TypeError(f"Value passed to parameter '{arg}' has DataType {t.dtype.base_dtype.name} not "
-                            "in list of allowed values: int32, int64")
-    t = data.dtype.base_dtype
-    attrs = {"T": t, "Tidx": indices.dtype.base_dtype, "Tsegmentids": segment_ids.dtype.base_dtype}
-    if num_segments is not None:
-        # TF's <op>WithNumSegments: the output has num_segments rows (missing segments are 0)
-        num_segments = convert_to_tensor(num_segments, name="num_segments")
-        attrs["Tnumsegments"] = num_segments.dtype.base_dtype
-        return apply_op(op_type + "WithNumSegments", [data, indices, segment_ids, num_segments], [t],
-                        name or op_type + "WithNumSegments", attrs=attrs)
-    return apply_op(op_type, [data, indices, segment_ids], [t], name or op_type, attrs=attrs)
+def _sparse_segment(op_type, data, indices, segment_ids, name, num_segments=None, sparse_gradient=False):
+    """The generated op: inputs converted inside its name scope (<op>/indices, ...); with
+    sparse_gradient the gradient for `data` is an IndexedSlices (TF's *GradV2)."""
+    from ..framework.graph import name_scope
+    if num_segments is not None:  # TF's <op>WithNumSegments: num_segments rows (missing ones are 0)
+        op_type += "WithNumSegments"
+    with name_scope(name, op_type) as scope:
+        data = convert_to_tensor(data, name="data")
+        indices = convert_to_tensor(indices, name="indices")
+        segment_ids = convert_to_tensor(segment_ids, name="segment_ids")
+        for arg, t in (("indices", indices), ("segment_ids", segment_ids)):
+            if t.dtype.base_dtype not in (_dtypes.int32, _dtypes.int64):
+                raise TypeError(f"Value passed to parameter '{arg}' has DataType {t.dtype.base_dtype.name} not "
+                                "in list of allowed values: int32, int64")
+        t = data.dtype.base_dtype
+        attrs = {"T": t, "Tidx": indices.dtype.base_dtype, "Tsegmentids": segment_ids.dtype.base_dtype,
+                 "sparse_gradient": bool(sparse_gradient)}
+        inputs = [data, indices, segment_ids]
+        if num_segments is not None:
+            num_segments = convert_to_tensor(num_segments, name="num_segments")
+            attrs["Tnumsegments"] = num_segments.dtype.base_dtype
+            inputs.append(num_segments)
+        return apply_op(op_type, inputs, [t], scope, attrs=attrs)
 
 
-def sparse_segment_sum(data, indices, segment_ids, name=None, num_segments=None):
+def sparse_segment_sum(data, indices, segment_ids, name=None, num_segments=None, sparse_gradient=False):
     """out[s] = sum of data[indices[k]] over k with segment_ids[k] == s (segment_ids sorted)."""
-    return _sparse_segment("SparseSegmentSum", data, indices, segment_ids, name, num_segments)
+    return _sparse_segment("SparseSegmentSum", data, indices, segment_ids, name, num_segments, sparse_gradient)
 
 
-def sparse_segment_mean(data, indices, segment_ids, name=None, num_segments=None):
+def sparse_segment_mean(data, indices, segment_ids, name=None, num_segments=None, sparse_gradient=False):
     """Like sparse_segment_sum, divided by each segment's size (empty segments give 0)."""
-    return _sparse_segment("SparseSegmentMean", data, indices, segment_ids, name, num_segments)
+    return _sparse_segment("SparseSegmentMean", data, indices, segment_ids, name, num_segments, sparse_gradient)
 
 
-def sparse_segment_sqrt_n(data, indices, segment_ids, name=None, num_segments=None):
+def sparse_segment_sqrt_n(data, indices, segment_ids, name=None, num_segments=None, sparse_gradient=False):
     """Like sparse_segment_sum, divided by the square root of each segment's size."""
-    return _sparse_segment("SparseSegmentSqrtN", data, indices, segment_ids, name, num_segments)
+    return _sparse_segment("SparseSegmentSqrtN", data, indices, segment_ids, name, num_segments,
+                           sparse_gradient)
 
 
 # -- SparseTensor arithmetic: reduce, add, concat, reorder, reshape, dense matmul, retain -----------

@@ -80,14 +80,15 @@ def test_max_pool_with_argmax():
     with g.as_default():
         out, am = tf.nn.max_pool_with_argmax(tf.constant(x), [1, 2, 2, 1], [1, 2, 2, 1], "SAME")
         assert (out.name, am.name, am.dtype) == ("MaxPoolWithArgmax:0", "MaxPoolWithArgmax:1", tf.int64)
-        out2, am2 = tf.nn.max_pool_with_argmax(tf.constant(x), 2, 2, "SAME", include_batch_in_index=True)
+        out2, am2 = tf.nn.max_pool_with_argmax(tf.constant(x), [1, 2, 2, 1], [1, 2, 2, 1], "SAME",
+                                               include_batch_in_index=True)
         with tf.Session() as sess:
             o, a, a2 = sess.run([out, am, am2])
     np.testing.assert_array_equal(o, ref_pool(x, (2, 2), (2, 2), "SAME", "max"))
     for b in range(2):
         np.testing.assert_array_equal(x[b].ravel()[a[b]], o[b])
     np.testing.assert_array_equal(x.ravel()[a2], o)
-    check_gradients(lambda t: tf.nn.max_pool_with_argmax(t, 2, 2, "VALID")[0], [RNG.randn(2, 4, 4, 2)])
+    check_gradients(lambda t: tf.nn.max_pool_with_argmax(t, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")[0], [RNG.randn(2, 4, 4, 2)])
 
 
 def test_names_as_tensorflow():

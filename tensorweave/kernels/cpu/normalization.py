@@ -203,10 +203,66 @@ def _top_k(op, ctx):
                 idx = np.take_along_axis(part, order, axis=-1)
         else:
             idx = np.argsort(neg, axis=-1, kind="stable")[..., :k]
+        if not want_sorted and 1 < k < n:
+            idx = _unsorted_top_k(neg, k)
         vals = np.take_along_axis(x, idx, axis=-1)
         return vals, idx.astype(index_dtype)
-    _ = want_sorted
     return top_k
+
+
+# TF's CPU TopKV2 with sorted=False (k neither 1 nor the row length) returns its gtl::TopN
+# survivors in the order of that bounded heap: the first k + 1 columns made a heap (libstdc++'s
+# std::make_heap), its worst popped; then each column better than the heap's worst replaces it
+# (pop_heap, overwrite the last slot, push_heap). The heap below holds each column's rank in the
+# stable descending order (lower is better), so the worst is the max and TF's comparator is `<`.
+
+def _sift_up(h, hole, top, value):
+    parent = (hole - 1) // 2
+    while hole > top and h[parent] < value:
+        h[hole] = h[parent]
+        hole, parent = parent, (parent - 1) // 2
+    h[hole] = value
+
+
+def _adjust_heap(h, hole, n, value):
+    top = child = hole
+    while child < (n - 1) // 2:
+        child = 2 * child + 2
+        if h[child] < h[child - 1]:
+            child -= 1
+        h[hole] = h[child]
+        hole = child
+    if n % 2 == 0 and child == (n - 2) // 2:
+        child = 2 * child + 1
+        h[hole] = h[child]
+        hole = child
+    _sift_up(h, hole, top, value)
+
+
+def _pop_heap(h, n):
+    value, h[n - 1] = h[n - 1], h[0]
+    _adjust_heap(h, 0, n - 1, value)
+
+
+def _unsorted_top_k(neg, k):
+    order = np.argsort(neg, axis=-1, kind="stable")
+    rows = order.reshape(-1, order.shape[-1])
+    out = np.empty((rows.shape[0], k), dtype=rows.dtype)
+    for i, row in enumerate(rows):
+        rank = np.empty_like(row)
+        rank[row] = np.arange(row.size)
+        h = rank[:k + 1].tolist()
+        for p in range((k - 1) // 2, -1, -1):  # make_heap
+            _adjust_heap(h, p, k + 1, h[p])
+        _pop_heap(h, k + 1)
+        h.pop()
+        for r in rank[k + 1:].tolist():
+            if r < h[0]:
+                _pop_heap(h, k)
+                h[k - 1] = r
+                _sift_up(h, k - 1, 0, r)
+        out[i] = row[h]
+    return out.reshape(order.shape[:-1] + (k,))
 
 
 @register_kernel("InTopKV2")
