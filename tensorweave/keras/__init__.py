@@ -9,8 +9,8 @@ under `tf.compat.v1` with v2 behaviour disabled.
     history.history["loss"], history.history["acc"]
 """
 
-from . import (activations, backend, callbacks, constraints, initializers, layers,  # noqa: F401
-               losses, metrics, optimizers, preprocessing, regularizers, utils)
+from . import (activations, backend, callbacks, constraints, datasets, initializers,  # noqa: F401
+               layers, losses, metrics, optimizers, preprocessing, regularizers, utils)
 from .engine import Input  # noqa: F401
 from .models import Model, Sequential  # noqa: F401
 from . import models  # noqa: F401

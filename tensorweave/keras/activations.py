@@ -2,6 +2,7 @@
 "softmax", ...), as TF's keras builds them."""
 
 from ..framework.graph import Tensor
+from .utils import _unknown_object_error
 
 
 def _m():
@@ -131,9 +132,7 @@ def get(identifier):
     if isinstance(identifier, str):
         fn = _BY_NAME.get(identifier)
         if fn is None:
-            raise ValueError(f"Unknown activation function: '{identifier}'. Please ensure you are "
-                             "using a `keras.utils.custom_object_scope` and that this object is "
-                             "included in the scope.")
+            raise _unknown_object_error("activation function", identifier)
         return fn
     if callable(identifier):
         return identifier

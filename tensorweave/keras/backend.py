@@ -74,9 +74,11 @@ def cast_to_floatx(x):
 def get_uid(prefix=""):
     """Per-graph counter for `prefix`, starting at 1 (TF's `K.get_uid`)."""
     from ..layers.base import _layer_name_uids
+    # TF keys layer names by (namespace, name): its own counters, cleared with them.
     uids = _layer_name_uids.setdefault(get_default_graph(), {})
-    uids[prefix] = uids.get(prefix, 0) + 1
-    return uids[prefix]
+    key = ("get_uid", prefix)
+    uids[key] = uids.get(key, 0) + 1
+    return uids[key]
 
 
 def reset_uids():
@@ -186,7 +188,12 @@ def is_tensor(x):
 
 
 def is_keras_tensor(x):
+    from ..framework.sparse_tensor import SparseTensor
+    from ..ops.variables import Variable
     from .engine import _keras_history
+    if not isinstance(x, (Tensor, Variable, SparseTensor)):
+        raise ValueError(f"Unexpectedly found an instance of type `{type(x)}`. Expected a "
+                         "symbolic tensor instance.")
     return _keras_history(x) is not None
 
 

@@ -1,5 +1,7 @@
 """`tf.keras.constraints`: projections applied to a weight after each optimizer update."""
 
+from .utils import _unknown_object_error
+
 
 class Constraint:
     def __call__(self, w):
@@ -85,7 +87,7 @@ def deserialize(config, custom_objects=None):
     """A constraint from `serialize`'s dict."""
     cls = (custom_objects or {}).get(config["class_name"]) or _CLASSES.get(config["class_name"])
     if cls is None:
-        raise ValueError(f"Unknown constraint: '{config['class_name']}'")
+        raise _unknown_object_error("constraint", config["class_name"])
     return cls(**config.get("config", {}))
 
 
@@ -98,7 +100,7 @@ def get(identifier):
         table = {"max_norm": MaxNorm, "non_neg": NonNeg, "unit_norm": UnitNorm,
                  "min_max_norm": MinMaxNorm}
         if identifier not in table:
-            raise ValueError(f"Unknown constraint: '{identifier}'")
+            raise _unknown_object_error("constraint", identifier)
         return table[identifier]()
     if callable(identifier):
         return identifier

@@ -314,11 +314,33 @@ class Layer(_base.Layer):
         K.batch_set_value(pairs)
 
     # -- calling -------------------------------------------------------------------------------
+    def _check_input_spec(self, inputs):
+        # TF's keras input_spec check; TF1 shapes print as tuples of Dimensions.
+        spec = self.input_spec
+        if not isinstance(spec, InputSpec) or not isinstance(inputs, Tensor) or \
+                inputs.shape.ndims is None:
+            return
+        nd = inputs.shape.ndims
+        head = f'Input 0 of layer "{self.name}" is incompatible with the layer: '
+        full = f" Full shape received: {tuple(inputs.shape)}"
+        if spec.ndim is not None and nd != spec.ndim:
+            raise ValueError(f"{head}expected ndim={spec.ndim}, found ndim={nd}.{full}")
+        if spec.max_ndim is not None and nd > spec.max_ndim:
+            raise ValueError(f"{head}expected max_ndim={spec.max_ndim}, found ndim={nd}.{full}")
+        if spec.min_ndim is not None and nd < spec.min_ndim:
+            raise ValueError(f"{head}expected min_ndim={spec.min_ndim}, found ndim={nd}.{full}")
+        dims = inputs.shape.as_list()
+        for axis, size in spec.axes.items():
+            if size is not None and dims[int(axis)] not in (size, None):
+                raise ValueError(f"{head}expected axis {axis} of input shape to have value {size}, "
+                                 f"but received input with shape {tuple(dims)}")
+
     def _pre_build(self, inputs):
         flat = [t for t in _flatten(inputs) if isinstance(t, Tensor)]
         if self._dtype is None and _V2_DTYPE[0]:
             self._dtype = _dtypes.as_dtype(K.floatx())
-        elif self._dtype is None and flat and flat[0].dtype.is_floating:
+        elif self._dtype is None and flat:
+            # TF1: whatever the first input's dtype (int32 too: Dense then refuses it).
             self._dtype = flat[0].dtype.base_dtype
         if isinstance(inputs, Tensor):
             return inputs.shape
@@ -366,6 +388,7 @@ class Layer(_base.Layer):
                     from ..ops import math_ops
                     inputs = math_ops.cast(inputs, self._dtype)
                 outputs = self.call(inputs, *args, **kwargs)
+                outputs = self._copy_passed_through(outputs, (inputs, args, kwargs))
                 if self._activity_regularizer is not None:
                     for o in _flatten(outputs):
                         if isinstance(o, Tensor):
@@ -379,6 +402,16 @@ class Layer(_base.Layer):
         for i, t in enumerate(node.output_tensors):
             _HISTORY[t] = (self, len(self._inbound_nodes) - 1, i)
         return outputs
+
+    def _copy_passed_through(self, outputs, call_args):
+        # TF copies an input returned unchanged ("activation/activation/Identity:0"), so the
+        # output has its own keras history and the input keeps its own.
+        passed = {id(t) for t in _flatten(call_args) if isinstance(t, Tensor)}
+        if not any(id(t) in passed for t in _flatten(outputs)):
+            return outputs
+        from ..ops import array_ops
+        with name_scope(self.name):
+            return _map(lambda t: array_ops.identity(t) if id(t) in passed else t, outputs)
 
     def _set_mask_metadata(self, inputs, outputs, input_masks):
         # As TF's v1 layers: only a layer that supports masking (or overrides compute_mask)

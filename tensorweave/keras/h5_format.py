@@ -75,6 +75,44 @@ def load_weights_from_group(f, layers):
     K.batch_set_value(pairs)
 
 
+def load_weights_from_group_by_name(f, layers, skip_mismatch=False):
+    """Sets the weights of the layers named as groups of `f` (TF's `by_name=True` loading);
+    with `skip_mismatch`, a layer whose weights do not fit is left as it is."""
+    from ..platform import tf_logging as logging
+    index = {}
+    for layer in layers:
+        index.setdefault(layer.name, []).append(layer)
+    pairs = []
+    for k, name in enumerate(_decoded(f.attrs["layer_names"])):
+        g = f[name]
+        values = [np.asarray(g[w]) for w in _decoded(g.attrs["weight_names"])]
+        for layer in index.get(name, []):
+            weights = _layer_weights(layer)
+            if len(weights) != len(values):
+                if skip_mismatch:
+                    logging.warning(f"Skipping loading of weights for layer #{k} (named "
+                                    f"{layer.name}) due to mismatch in number of weights. Layer "
+                                    f"expects {len(weights)} weight(s). Received {len(values)} "
+                                    "saved weight(s)")
+                    continue
+                raise ValueError(f"Weight count mismatch for layer #{k} (named {layer.name}). "
+                                 f"Layer expects {len(weights)} weight(s). Received "
+                                 f"{len(values)} saved weight(s)")
+            for w, v in zip(weights, values):
+                expected = tuple(w.shape.as_list())
+                if expected == v.shape:
+                    pairs.append((w, v))
+                    continue
+                if not skip_mismatch:
+                    raise ValueError(f"Shape mismatch in layer #{k} (named {layer.name}) for "
+                                     f"weight {w.name}. Weight expects shape {expected}. "
+                                     f"Received saved weight with shape {v.shape}")
+                logging.warning(f"Skipping loading weights for layer #{k} (named {layer.name}) "
+                                f"due to mismatch in shape for weight {w.name}. Weight expects "
+                                f"shape {expected}. Received saved weight with shape {v.shape}")
+    K.batch_set_value(pairs)
+
+
 def _training_config(model):
     from . import optimizers
     opt = model.optimizer

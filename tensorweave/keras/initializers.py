@@ -5,6 +5,7 @@ TF's keras does ("glorot_uniform", "zeros", "he_normal", ...)."""
 from ..ops.init_ops import (Constant, GlorotNormal, GlorotUniform, Identity, Initializer,  # noqa: F401
                             Ones, Orthogonal, RandomNormal, RandomUniform, TruncatedNormal,
                             VarianceScaling, Zeros)
+from .utils import _unknown_object_error
 
 
 
@@ -83,13 +84,13 @@ def get(identifier):
     if identifier is None:
         return None
     if isinstance(identifier, dict):
-        cls = _BY_NAME[identifier["class_name"]]
+        cls = _BY_NAME.get(identifier["class_name"])
+        if cls is None:
+            raise _unknown_object_error("initializer", identifier["class_name"])
         return cls(**identifier.get("config", {}))
     if isinstance(identifier, str):
         if identifier not in _BY_NAME:
-            raise ValueError(f"Unknown initializer: '{identifier}'. Please ensure you are using a "
-                             "`keras.utils.custom_object_scope` and that this object is included in "
-                             "the scope.")
+            raise _unknown_object_error("initializer", identifier)
         return _BY_NAME[identifier]()
     if callable(identifier):
         return identifier() if isinstance(identifier, type) else identifier

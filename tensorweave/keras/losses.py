@@ -10,6 +10,7 @@ import numpy as np
 from ..framework.constant_op import convert_to_tensor
 from ..framework.graph import Tensor, name_scope
 from . import backend as K
+from .utils import _unknown_object_error
 
 
 def _m():
@@ -379,9 +380,7 @@ def get(identifier):
         return None
     if isinstance(identifier, str):
         if identifier not in _BY_NAME:
-            raise ValueError(f"Unknown loss function: '{identifier}'. Please ensure you are using a "
-                             "`keras.utils.custom_object_scope` and that this object is included in "
-                             "the scope.")
+            raise _unknown_object_error("loss function", identifier)
         return _BY_NAME[identifier]
     if callable(identifier):
         return identifier

@@ -16,6 +16,7 @@ from .losses import (binary_crossentropy, categorical_crossentropy, hinge,  # no
                      kl_divergence, mean_absolute_error, mean_absolute_percentage_error,
                      mean_squared_error, mean_squared_logarithmic_error, poisson,
                      sparse_categorical_crossentropy, squared_hinge, mse, mae, mape, msle)
+from .utils import _unknown_object_error
 
 
 def _m():
@@ -52,18 +53,18 @@ def sparse_categorical_accuracy(y_true, y_pred):
 
 
 def top_k_categorical_accuracy(y_true, y_pred, k=5):
-    from ..ops import nn_ops
+    from ..ops.nn_ops_extra import in_top_k
     a, m = _m()
-    return m.cast(nn_ops.in_top_k(y_pred, m.argmax(y_true, -1), k), K.floatx())
+    return m.cast(in_top_k(y_pred, m.argmax(y_true, -1), k), K.floatx())
 
 
 def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
-    from ..ops import nn_ops
+    from ..ops.nn_ops_extra import in_top_k
     a, m = _m()
     y_true = convert_to_tensor(y_true)
     if y_true.shape.ndims == convert_to_tensor(y_pred).shape.ndims:
         y_true = a.squeeze(y_true, [-1])
-    return m.cast(nn_ops.in_top_k(y_pred, m.cast(y_true, "int32"), k), K.floatx())
+    return m.cast(in_top_k(y_pred, m.cast(y_true, "int32"), k), K.floatx())
 
 
 def accuracy(y_true, y_pred):
@@ -315,9 +316,7 @@ _BY_NAME = {
 def get(identifier):
     if isinstance(identifier, str):
         if identifier not in _BY_NAME:
-            raise ValueError(f"Unknown metric function: '{identifier}'. Please ensure you are using "
-                             "a `keras.utils.custom_object_scope` and that this object is included "
-                             "in the scope.")
+            raise _unknown_object_error("metric function", identifier)
         return _BY_NAME[identifier]
     if callable(identifier):
         return identifier

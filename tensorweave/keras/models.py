@@ -266,10 +266,11 @@ class Model(TrainingMixin, Layer):
 
     def load_weights(self, filepath, by_name=False, skip_mismatch=False, options=None):
         """Restores weights saved by `save_weights`."""
-        if by_name:
-            if str(filepath).endswith((".h5", ".keras", ".hdf5")):
-                raise NotImplementedError("load_weights(by_name=True) reads HDF5 files, which "
-                                          "tensorweave does not support (no h5py)")
+        from .weights_io import is_h5, load_weights
+        if skip_mismatch and not by_name:
+            raise ValueError("When calling model.load_weights, skip_mismatch can only be set to "
+                             "True when by_name is True.")
+        if by_name and not is_h5(str(filepath)):
             import os
             if not os.path.exists(str(filepath) + ".index"):
                 from ..framework import errors
@@ -280,13 +281,22 @@ class Model(TrainingMixin, Layer):
             raise NotImplementedError("Weights may only be loaded based on topology into Models "
                                       "when loading TensorFlow-formatted weights (got by_name=True "
                                       "to load_weights).")
-        from .weights_io import load_weights
-        return load_weights(self, filepath)
+        return load_weights(self, filepath, by_name=by_name, skip_mismatch=skip_mismatch)
 
 
 def _layers_by_depth(outputs, layers):
     """The model's layers in TF's order: by decreasing depth (distance to an output), layers
     of equal depth in the order a depth-first walk from the outputs first meets them."""
+    order, _, _, layer_depth = _graph_depths(outputs)
+    rest = [l for l in layers if l not in layer_depth]   # inputs not connected to outputs
+    ranked = sorted((l for l in layers if l in layer_depth),
+                    key=lambda l: (-layer_depth[l], order[l]))
+    return ranked + rest
+
+
+def _graph_depths(outputs):
+    """TF's _map_graph_network depths: (first-meeting order of layers, nodes in walk order,
+    {id(node): depth}, {layer: depth}); an output's node is at depth 0."""
     order, node_order, finished = {}, [], set()
 
     def walk(t):
@@ -314,10 +324,7 @@ def _layers_by_depth(outputs, layers):
             dep_layer, dep_index, _ = _keras_history(x)
             dep = dep_layer._inbound_nodes[dep_index]
             node_depth[id(dep)] = max(depth + 1, node_depth.get(id(dep), 0))
-    rest = [l for l in layers if l not in layer_depth]   # inputs not connected to outputs
-    ranked = sorted((l for l in layers if l in layer_depth),
-                    key=lambda l: (-layer_depth[l], order[l]))
-    return ranked + rest
+    return order, node_order, node_depth, layer_depth
 
 
 class Sequential(Model):

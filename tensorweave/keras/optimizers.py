@@ -20,6 +20,7 @@ A weight with a `constraint` is projected after its update.
 import numpy as np
 
 from ..framework.graph import Tensor, control_dependencies, get_default_graph, name_scope
+from .utils import _unknown_object_error
 
 
 def _ops():
@@ -676,10 +677,12 @@ def get(identifier):
     if isinstance(identifier, str):
         key = identifier.lower()
         if key not in _BY_NAME:
-            raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
+            raise _unknown_object_error("optimizer", identifier)
         return _BY_NAME[key]()
     if isinstance(identifier, dict):
-        cls = _BY_NAME[identifier["class_name"].lower()]
+        cls = _BY_NAME.get(identifier["class_name"].lower())
+        if cls is None:
+            raise _unknown_object_error("optimizer", identifier["class_name"])
         return cls.from_config(identifier.get("config", {}))
     if hasattr(identifier, "compute_gradients") and hasattr(identifier, "apply_gradients"):
         return TFOptimizer(identifier)

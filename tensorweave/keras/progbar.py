@@ -187,6 +187,9 @@ class ProgbarLogger(Callback):
         stateful = set(self._stateful_metrics)
         if self.model is not None:
             stateful |= {m.name for m in getattr(self.model, "metrics", [])}
+            # TF's v1 loops mark every compiled name but "loss" stateful (per-output names
+            # such as "out_mean_absolute_error" included).
+            stateful |= set((getattr(self.model, "metrics_names", None) or [])[1:])
         if self.progbar is None:
             self.progbar = Progbar(target=self.target, verbose=self.verbose,
                                    stateful_metrics=stateful,

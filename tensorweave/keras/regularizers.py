@@ -3,6 +3,8 @@ TF's keras builds them."""
 
 import numpy as np
 
+from .utils import _unknown_object_error
+
 
 def _l1_term(l1, x):
     from ..ops import math_ops
@@ -90,9 +92,7 @@ def deserialize(config, custom_objects=None):
     """A regularizer from `serialize`'s dict."""
     cls = (custom_objects or {}).get(config["class_name"]) or _CLASSES.get(config["class_name"])
     if cls is None:
-        raise ValueError(f"Unknown regularizer: '{config['class_name']}'. Please ensure you are "
-                         "using a `keras.utils.custom_object_scope` and that this object is "
-                         "included in the scope.")
+        raise _unknown_object_error("regularizer", config["class_name"])
     return cls(**config.get("config", {}))
 
 
@@ -104,7 +104,7 @@ def get(identifier):
     if isinstance(identifier, str):
         table = {"l1": L1, "l2": L2, "l1_l2": L1L2}
         if identifier not in table:
-            raise ValueError(f"Unknown regularizer: '{identifier}'")
+            raise _unknown_object_error("regularizer", identifier)
         return table[identifier]()
     if callable(identifier):
         return identifier

@@ -12,6 +12,7 @@ import json
 from ..framework.graph import Tensor
 from . import constraints, initializers, regularizers
 from .engine import Input, InputLayer, _flatten, _keras_history
+from .utils import _unknown_object_error
 
 __all__ = ["serialize", "deserialize", "model_config", "functional_from_config",
            "sequential_from_config", "to_json", "model_from_json", "model_from_config",
@@ -90,9 +91,7 @@ def _load_function(value, ftype, module, custom_objects):
     mod = sys.modules.get(module)
     if mod is not None and hasattr(mod, value):
         return getattr(mod, value)
-    raise ValueError(f"Unknown function: '{value}'. Please ensure you are using a "
-                     "`keras.utils.custom_object_scope` and that this object is included in "
-                     "the scope.")
+    raise _unknown_object_error("function", value)
 
 
 def deserialize_arguments(config, custom_objects=None):

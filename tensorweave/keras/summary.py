@@ -68,6 +68,20 @@ def print_summary(model, line_length=None, positions=None, print_fn=None):
     print_fn = print_fn or print
     sequential_like = True
     if getattr(model, "_is_graph_network", False) and type(model).__name__ != "Sequential":
+        from .models import _graph_depths
+        from .engine import _keras_history
+        # As TF: two nodes at one depth (branches) or a node with several inputs make the
+        # model non-sequential (the "Connected to" table).
+        _, node_order, node_depth, _ = _graph_depths(model.outputs)
+        by_depth = {}
+        for node in node_order:
+            by_depth.setdefault(node_depth[id(node)], []).append(node)
+        for t in model.inputs:   # inputs that no output uses sit at depth 0
+            layer, index, _ = _keras_history(t)
+            if id(layer._inbound_nodes[index]) not in node_depth:
+                by_depth.setdefault(0, []).append(layer._inbound_nodes[index])
+        if any(len(v) > 1 for v in by_depth.values()):
+            sequential_like = False
         for node in model._network_nodes:
             if len(node.input_tensors) > 1:
                 sequential_like = False

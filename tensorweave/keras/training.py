@@ -36,6 +36,12 @@ def _is_fn(fn, target):
     return fn is target
 
 
+def _wrong_array_count(what, names, arrays):
+    return ValueError(f"Error when checking model {what}: the list of Numpy arrays that you are "
+                      "passing to your model is not the size the model expected. Expected to see "
+                      f"{len(names)} array(s), for inputs {names} but instead got the following "
+                      f"list of {len(arrays)} arrays: {str(arrays)[:200]}...")
+
 class TrainingMixin(LoopsMixin):
     """compile/fit/evaluate/predict for Model (graph mode, TF's v1 semantics)."""
 
@@ -226,15 +232,28 @@ class TrainingMixin(LoopsMixin):
         return True
 
     def _per_output_metrics(self, metrics):
+        # TF's collect_per_output_metric_info.
+        from . import metrics as M
         n = len(self.outputs)
-        if metrics is None:
+        if not metrics:
             return [[] for _ in range(n)]
         if isinstance(metrics, dict):
+            self._resolve_per_output(metrics, "metrics")   # (refuses unknown output names)
             return [_as_list(metrics.get(name)) for name in self.output_names]
-        metrics = list(metrics)
-        if n > 1 and metrics and all(isinstance(m, (list, tuple)) for m in metrics):
-            return [list(m) for m in metrics]
-        return [list(metrics) for _ in range(n)]
+        if not isinstance(metrics, list):
+            raise TypeError("Type of `metrics` argument not understood. Expected a list or "
+                            f"dictionary, found: {metrics}")
+        if any(isinstance(m, list) for m in metrics):
+            if len(metrics) != n:
+                raise ValueError("When passing a list of lists as `metrics`, it should have one "
+                                 f"entry per model output. The model has {n} outputs, but you "
+                                 f"passed metrics={metrics}")
+            return [_as_list(m) for m in metrics]
+        if n == 1:
+            return [list(metrics)]
+        # Each output gets its own copy of a metric object (TF's clone_metric).
+        return [[type(m).from_config(m.get_config()) if isinstance(m, M.Metric) else m
+                 for m in metrics] for _ in range(n)]
 
     def _make_metric(self, spec, loss_fn, output):
         from . import losses, metrics as M
@@ -333,6 +352,10 @@ class TrainingMixin(LoopsMixin):
             names = getattr(self, "input_names", None) or []
             return [np.asarray(x[n]) for n in names]
         if isinstance(x, (list, tuple)):
+            # TF: a flat list of numbers is one array for a one-input model.
+            if x and isinstance(x[0], (float, int)) and \
+                    len(getattr(self, "input_names", None) or [None]) == 1:
+                return [np.asarray(x)]
             return [np.asarray(a) for a in x]
         if x is None:
             raise ValueError("Please provide as model inputs either a single array or a list of "
@@ -345,10 +368,10 @@ class TrainingMixin(LoopsMixin):
         if self._compiled:
             self._compile_graph()
         if len(xs) != len(self.inputs):
-            raise ValueError(f"Error when checking model input: the list of Numpy arrays that you "
-                             f"are passing to your model is not the size the model expected. "
-                             f"Expected to see {len(self.inputs)} array(s), but instead got "
-                             f"{len(xs)} arrays.")
+            raise _wrong_array_count("input", self.input_names, xs)
+        # As TF's standardize_single_array: a 1-D array is a column unless the input is 1-D.
+        xs = [a[:, None] if a.ndim == 1 and t.shape.ndims != 1 else a
+              for a, t in zip(xs, self.inputs)]
         xs = [a.astype(t.dtype.base_dtype.as_numpy_dtype, copy=False) for a, t in zip(xs, self.inputs)]
         for a, t in zip(xs, self.inputs):
             self._check_array_shape(a, t, "input")
@@ -359,10 +382,13 @@ class TrainingMixin(LoopsMixin):
                                  "therefore expects target data to be passed in `fit()`.")
             if isinstance(y, dict):
                 ys = [np.asarray(y[n]) for n in self.output_names]
-            elif isinstance(y, (list, tuple)) and len(self.outputs) > 1:
+            elif isinstance(y, (list, tuple)) and (len(self.outputs) > 1 or
+                                                   hasattr(y[0], "shape")):
                 ys = [np.asarray(a) for a in y]
             else:
                 ys = [np.asarray(y)]
+            if len(ys) != len(self.outputs):
+                raise _wrong_array_count("target", self.output_names, ys)
             ys = [a for a, t in zip(ys, self.targets) if t is not None]
             tgts = self._feed_targets()
             out_ys = []
@@ -376,7 +402,39 @@ class TrainingMixin(LoopsMixin):
                 raise ValueError(f"Input arrays should have the same number of samples as target "
                                  f"arrays. Found {len(xs[0])} input samples and {len(ys[0])} target "
                                  "samples.")
+            self._check_loss_and_target(ys)
         return xs, ys
+
+    def _check_loss_and_target(self, ys):
+        """TF's check_loss_and_target_compatibility: targets that cannot suit MSE or a
+        crossentropy (the usual mistakes) are refused before any step runs."""
+        from . import losses as L
+        key_fns = (L.mean_squared_error, L.binary_crossentropy, L.categorical_crossentropy)
+        key_classes = (L.MeanSquaredError, L.BinaryCrossentropy, L.CategoricalCrossentropy)
+        fed = [(fn, out) for fn, out in zip(self._loss_fns, self.outputs) if fn is not None]
+        for y, (fn, out) in zip(ys, fed):
+            wrapped = isinstance(fn, L.LossFunctionWrapper)
+            if isinstance(fn, L.CategoricalCrossentropy) or \
+                    (wrapped and fn.fn is L.categorical_crossentropy):
+                if y.shape[-1] == 1:
+                    raise ValueError(
+                        f"You are passing a target array of shape {y.shape} while using as loss "
+                        "`categorical_crossentropy`. `categorical_crossentropy` expects targets "
+                        "to be binary matrices (1s and 0s) of shape (samples, classes). If your "
+                        "targets are integer classes, you can convert them to the expected "
+                        "format via:\n```\nfrom tf_keras.src.utils import to_categorical\n"
+                        "y_binary = to_categorical(y_int)\n```\n\nAlternatively, you can use "
+                        "the loss function `sparse_categorical_crossentropy` instead, which does "
+                        "expect integer targets.")
+            if not (isinstance(fn, key_classes) or (wrapped and fn.fn in key_fns)):
+                continue
+            shape = tuple(out.shape.as_list()) if out.shape.ndims is not None else ()
+            for target_dim, out_dim in zip(y.shape[1:], shape[1:]):
+                if out_dim is not None and target_dim != out_dim:
+                    raise ValueError(
+                        f"A target array with shape {y.shape} was passed for an output of shape "
+                        f"{shape} while using as loss `{fn.name}`. This loss expects targets to "
+                        "have the same shape as the output.")
 
     @staticmethod
     def _check_array_shape(a, t, what):

@@ -5,6 +5,14 @@ import numpy as np
 _CUSTOM_OBJECTS = {}
 
 
+def _unknown_object_error(kind, name):
+    """TF's error for a name no registry knows ("Unknown activation function: 'foo'. ...")."""
+    return ValueError(f"Unknown {kind}: '{name}'. Please ensure you are using a "
+                      "`keras.utils.custom_object_scope` and that this object is included in the "
+                      "scope. See https://www.tensorflow.org/guide/keras/save_and_serialize"
+                      "#registering_the_custom_object for details.")
+
+
 def to_categorical(y, num_classes=None, dtype="float32"):
     """One-hot rows for integer class vector y (the last axis of size 1 is dropped, as TF)."""
     y = np.array(y, dtype="int")

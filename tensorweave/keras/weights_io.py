@@ -69,8 +69,9 @@ def save_weights(model, filepath, overwrite=True, save_format=None):
     return None
 
 
-def load_weights(model, filepath):
-    """Restores weights written by `save_weights`; returns the load status for TF-format files."""
+def load_weights(model, filepath, by_name=False, skip_mismatch=False):
+    """Restores weights written by `save_weights`; returns the load status for TF-format files.
+    HDF5 weights load in layer order, or by layer name with `by_name`."""
     filepath = os.fspath(filepath)
     if is_h5(filepath):
         from . import h5_format
@@ -78,7 +79,10 @@ def load_weights(model, filepath):
                              "HDF5. Try installing h5py.")
         with h5py.File(filepath, "r") as f:
             group = f["model_weights"] if "model_weights" in f else f
-            h5_format.load_weights_from_group(group, model.layers)
+            if by_name:
+                h5_format.load_weights_from_group_by_name(group, model.layers, skip_mismatch)
+            else:
+                h5_format.load_weights_from_group(group, model.layers)
         return None
     status = _ModelRoot(model).restore(filepath)
     status.run_restore_ops(K.get_session())

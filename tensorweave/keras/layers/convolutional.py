@@ -44,6 +44,13 @@ def _keras_conv(base, default_strides, default_dilation):
                                          activity_regularizer, kernel_constraint, bias_constraint),
                           **extra, **kwargs)
             self._keras_init(**kk)
+            # TF's keras convolutions ask for a minimum rank (extra batch axes are allowed).
+            self.input_spec = InputSpec(min_ndim=self._rank + 2)
+
+        def build(self, input_shape):
+            base.build(self, input_shape)
+            if base is not _conv.Conv2DTranspose:   # (which TF keeps at ndim=4 once built)
+                self.input_spec = InputSpec(min_ndim=self._rank + 2, axes=self.input_spec.axes)
     return KerasConv
 
 

@@ -22,14 +22,17 @@ class Dense(Layer, _core.Dense):
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
                  activity_regularizer=None, kernel_constraint=None, bias_constraint=None, **kwargs):
         kk = _pop_keras_kwargs(kwargs)
-        _core.Dense.__init__(self, units, activation=activations.get(activation), use_bias=use_bias,
-                             kernel_initializer=initializers.get(kernel_initializer),
-                             bias_initializer=initializers.get(bias_initializer),
-                             kernel_regularizer=regularizers.get(kernel_regularizer),
-                             bias_regularizer=regularizers.get(bias_regularizer),
-                             activity_regularizer=regularizers.get(activity_regularizer),
-                             kernel_constraint=constraints.get(kernel_constraint),
-                             bias_constraint=constraints.get(bias_constraint), **kwargs)
+        # As TF: the layer (and its unique name) exists before the arguments are resolved, so a
+        # bad activation or initializer still uses up a "dense_N" name.
+        _core.Dense.__init__(self, units, use_bias=use_bias,
+                             activity_regularizer=regularizers.get(activity_regularizer), **kwargs)
+        self.activation = activations.get(activation)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
         self._keras_init(**kk)
 
 
@@ -59,10 +62,10 @@ class Dropout(Layer, _core.Dropout):
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         kk = _pop_keras_kwargs(kwargs)
+        _core.Dropout.__init__(self, rate, noise_shape=noise_shape, seed=seed, **kwargs)
         if isinstance(rate, (int, float)) and not 0 <= rate <= 1:
             raise ValueError(f"Invalid value {rate} received for `rate`, expected a value between 0 "
                              "and 1.")
-        _core.Dropout.__init__(self, rate, noise_shape=noise_shape, seed=seed, **kwargs)
         self._keras_init(**kk)
 
     def call(self, inputs, training=None):

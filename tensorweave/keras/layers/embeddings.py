@@ -19,11 +19,11 @@ class Embedding(Layer):
             kwargs["input_shape"] = (input_length,)
         elif "input_shape" not in kwargs and "batch_input_shape" not in kwargs:
             kwargs["input_shape"] = (None,)
+        if input_dim <= 0 or output_dim <= 0:  # checked before a name is taken, as TF
+            raise ValueError("Both `input_dim` and `output_dim` should be positive, Received "
+                             f"input_dim = {input_dim} and output_dim = {output_dim}")
         kwargs.setdefault("dtype", "float32")
         super().__init__(activity_regularizer=regularizers.get(activity_regularizer), **kwargs)
-        if input_dim <= 0 or output_dim <= 0:
-            raise ValueError("Both `input_dim` and `output_dim` should be positive, received "
-                             f"input_dim={input_dim} and output_dim={output_dim}")
         self.input_dim = int(input_dim)
         self.output_dim = int(output_dim)
         self.embeddings_initializer = initializers.get(embeddings_initializer)

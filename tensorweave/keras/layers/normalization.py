@@ -44,6 +44,8 @@ class BatchNormalization(Layer, _norm.BatchNormalization):
     def build(self, input_shape):
         from ...framework.tensor_shape import TensorShape
         nd = TensorShape(input_shape).ndims
+        if nd is None:
+            raise ValueError(f"Input has undefined rank. Received: input_shape={input_shape}")
         axes = [self.axis] if isinstance(self.axis, int) else list(self.axis)
         if nd is not None:
             for a in axes:
