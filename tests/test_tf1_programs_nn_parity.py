@@ -229,3 +229,15 @@ def test_numpy_inputs_of_nn_composites_are_converted_where_tf_converts_them():
     np.testing.assert_array_equal(got_m, [2., 4., 4.])
     np.testing.assert_array_equal(got_v, [1., 4., 1.])
     np.testing.assert_array_equal(got_e, x[::-1])
+
+
+def test_dense_with_zero_units_gives_an_empty_output():
+    # Recorded from TF 2.21: units=0 is accepted (an empty [2, 0] output), units=-1 refused.
+    with tf.Graph().as_default():
+        y = tf.layers.dense(tf.ones([2, 3]), 0)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            assert sess.run(y).shape == (2, 0)
+        with pytest.raises(ValueError, match="^Received an invalid value for `units`, expected a positive "
+                                             "integer. Received: units=-1$"):
+            tf.layers.dense(tf.ones([2, 3]), -1)

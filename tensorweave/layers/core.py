@@ -33,7 +33,7 @@ class Dense(Layer):
         super().__init__(trainable=trainable, name=name, activity_regularizer=activity_regularizer,
                          **kwargs)
         self.units = int(units)
-        if self.units <= 0:
+        if self.units < 0:     # (TF 2.21 accepts 0: an empty output)
             raise ValueError("Received an invalid value for `units`, expected a positive integer. "
                              f"Received: units={units}")
         self.activation = _activation(activation)
