@@ -140,12 +140,13 @@ def crop_and_resize(image, boxes, box_ind=None, crop_size=None, method="bilinear
         box_ind = box_indices
     if method not in ("bilinear", "nearest"):
         raise ValueError(f"method must be 'bilinear' or 'nearest', got {method!r}")
-    image = convert_to_tensor(image, name="image")
-    boxes = convert_to_tensor(boxes, name="boxes", dtype=_dtypes.float32)
-    box_ind = convert_to_tensor(box_ind, name="box_ind", dtype=_dtypes.int32)
-    crop_size = convert_to_tensor(crop_size, name="crop_size", dtype=_dtypes.int32)
-    return apply_op("CropAndResize", [image, boxes, box_ind, crop_size], [_dtypes.float32],
-                    name or "CropAndResize",
+    # TF's op wrapper converts its inputs inside the op's name scope ("CropAndResize/boxes")
+    with name_scope(name, "CropAndResize", [image, boxes, box_ind, crop_size]) as scope:
+        image = convert_to_tensor(image, name="image")
+        boxes = convert_to_tensor(boxes, name="boxes", dtype=_dtypes.float32)
+        box_ind = convert_to_tensor(box_ind, name="box_ind", dtype=_dtypes.int32)
+        crop_size = convert_to_tensor(crop_size, name="crop_size", dtype=_dtypes.int32)
+    return apply_op("CropAndResize", [image, boxes, box_ind, crop_size], [_dtypes.float32], scope,
                     attrs={"T": image.dtype.base_dtype, "method": method,
                            "extrapolation_value": float(extrapolation_value)})
 

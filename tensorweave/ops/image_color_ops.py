@@ -91,8 +91,9 @@ def adjust_hue(image, delta, name=None):
     in float32 (AdjustHue), converted back to the image's dtype."""
     with name_scope(name, "adjust_hue", [image]):
         flt, orig = _flt(image)
-        delta = _scalar_f32(delta, "delta")
-        out = apply_op("AdjustHue", [flt, delta], [flt.dtype.base_dtype], "AdjustHue",
+        with name_scope(None, "AdjustHue") as scope:   # TF's op wrapper converts a Python delta here
+            delta = _scalar_f32(delta, "delta")
+        out = apply_op("AdjustHue", [flt, delta], [flt.dtype.base_dtype], scope,
                        attrs={"T": flt.dtype.base_dtype})
         return convert_image_dtype(out, orig)
 
@@ -102,8 +103,9 @@ def adjust_saturation(image, saturation_factor, name=None):
     (AdjustSaturation), converted back to the image's dtype."""
     with name_scope(name, "adjust_saturation", [image]):
         flt, orig = _flt(image)
-        factor = _scalar_f32(saturation_factor, "scale")
-        out = apply_op("AdjustSaturation", [flt, factor], [flt.dtype.base_dtype], "AdjustSaturation",
+        with name_scope(None, "AdjustSaturation") as scope:   # TF's op wrapper converts a Python scale here
+            factor = _scalar_f32(saturation_factor, "scale")
+        out = apply_op("AdjustSaturation", [flt, factor], [flt.dtype.base_dtype], scope,
                        attrs={"T": flt.dtype.base_dtype})
         return convert_image_dtype(out, orig)
 

@@ -5,7 +5,7 @@ them, with static sizes where they are known and run-time checks where they are 
 from ..framework import dtypes as _dtypes
 from ..framework.constant_op import constant_value
 from ..framework.graph import Tensor, name_scope
-from .image_ops import _array, _image, _math
+from .image_ops import _array, _assert_3d, _image, _math
 
 __all__ = ["central_crop", "crop_to_bounding_box", "pad_to_bounding_box",
            "resize_image_with_crop_or_pad", "resize_with_crop_or_pad", "random_crop"]
@@ -162,6 +162,7 @@ def central_crop(image, central_fraction):
                 raise ValueError("central_fraction must be within (0, 1]")
             if frac == 1.0:
                 return image
+        _assert_3d(image)   # TF builds the check and leaves its Identity unused
         rank = image.shape.ndims
         if rank not in (3, 4):
             raise ValueError("`image` should either be a Tensor with rank = 3 or rank = 4. Had rank = "

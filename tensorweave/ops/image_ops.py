@@ -121,6 +121,12 @@ def _size_tensor(size):
 
 
 def _resize_op(op_type, images, size, align_corners, half_pixel_centers, name):
+    if not (isinstance(images, Tensor) and isinstance(size, Tensor)):
+        # TF's op wrapper converts non-tensor inputs inside the op's name scope ("ResizeBilinear/size")
+        with name_scope(name, op_type, [images, size]) as scope:
+            images = convert_to_tensor(images, name="images")
+            size = _size_tensor(size)
+            return _resize_op(op_type, images, size, align_corners, half_pixel_centers, scope)
     images = convert_to_tensor(images, name="images")
     size = _size_tensor(size)
     t = images.dtype.base_dtype
@@ -177,18 +183,33 @@ def resize_images(images, size, method=ResizeMethod.BILINEAR, align_corners=Fals
         _, height, width, _ = images.shape.as_list()
         if method not in _METHODS:
             raise ValueError("Resize method is not implemented: {}".format(method))
-        size_v = constant_value(size) if isinstance(size, Tensor) else np.asarray(size)
-        if size_v is not None and np.asarray(size_v).shape != (2,):
+        if not isinstance(size, Tensor) and np.asarray(size).shape != (2,):
             raise ValueError("'size' must be a 1-D Tensor of 2 elements: new_height, new_width")
+        size = _size_tensor(size)
+        if not size.shape.is_compatible_with([2]):
+            raise ValueError("'size' must be a 1-D Tensor of 2 elements: new_height, new_width")
+        static_size = constant_value(size)
         if preserve_aspect_ratio:
-            if size_v is None or height is None or width is None:
-                raise NotImplementedError("preserve_aspect_ratio needs static image and target sizes here")
-            scale = min(float(size_v[0]) / height, float(size_v[1]) / width)
-            size_v = np.array([int(round(height * scale)), int(round(width * scale))], np.int32)
-            size = size_v
+            # TF's graph: the scale min(size / [height, width]) in float32, the sides rounded.
+            array_ops, math_ops = _array(), _math()
+            dyn = None if height is not None and width is not None else array_ops.unstack(array_ops.shape(images), 4)
+            cur_h = height if height is not None else dyn[1]
+            cur_w = width if width is not None else dyn[2]
+            f32 = _dtypes.float32
+            scale = math_ops.minimum(math_ops.cast(size[0], f32) / math_ops.cast(cur_h, f32),
+                                     math_ops.cast(size[1], f32) / math_ops.cast(cur_w, f32))
+            new_h = math_ops.cast(math_ops.round(scale * math_ops.cast(cur_h, f32)), _dtypes.int32)
+            new_w = math_ops.cast(math_ops.round(scale * math_ops.cast(cur_w, f32)), _dtypes.int32)
+            size = convert_to_tensor([new_h, new_w], _dtypes.int32, name="size")
+        size_v = constant_value(size)
         if size_v is not None and [int(size_v[0]), int(size_v[1])] == [height, width]:
             return images if is_batch else _array().squeeze(images, axis=[0])
         out = _resize_op(_METHODS[method], images, size, align_corners, False, None)
+        if preserve_aspect_ratio and static_size is not None and height is not None and width is not None:
+            # TF's shape inference evaluates the size subgraph; the same float32 arithmetic here
+            hw = np.array([height, width], np.float32)
+            new = np.round(np.min(static_size.astype(np.float32) / hw) * hw).astype(np.int64)
+            out.set_shape([None, int(new[0]), int(new[1]), None])
         return out if is_batch else _array().squeeze(out, axis=[0])
 
 
@@ -203,6 +224,13 @@ def _image(image, name="image"):
     if nd is not None and nd < 3:
         raise ValueError(f"'{name}' (shape {image.shape}) must be at least three-dimensional.")
     return image
+
+
+def _assert_3d(image):
+    """TF's _AssertAtLeast3DImage: `image` through an Identity ("control_dependency"), created
+    even when the rank is checked statically."""
+    from .control_flow_ops import with_dependencies
+    return with_dependencies([], image)
 
 
 def _by_rank(image, f3, f4):
@@ -220,7 +248,7 @@ def _by_rank(image, f3, f4):
 
 def _flip(image, axis, scope):
     with name_scope(None, scope, [image]):
-        image = _image(image)
+        image = _assert_3d(_image(image))
         return _by_rank(image, lambda: _array().reverse(image, [axis]),
                         lambda: _array().reverse(image, [axis + 1]))
 
@@ -239,7 +267,7 @@ def _random_flip(image, axis, seed, scope):
     from . import control_flow_ops, random_ops
     array_ops, math_ops = _array(), _math()
     with name_scope(None, scope, [image]) as sc:
-        image = _image(image)
+        image = _assert_3d(_image(image))
 
         def f3():
             uniform = random_ops.random_uniform([], 0, 1.0, seed=seed)
@@ -269,7 +297,7 @@ def random_flip_up_down(image, seed=None):
 def transpose_image(image, name=None):
     """Swaps height and width."""
     with name_scope(name, "transpose", [image]):
-        image = _image(image)
+        image = _assert_3d(_image(image))
         return _by_rank(image, lambda: _array().transpose(image, [1, 0, 2], name="transpose"),
                         lambda: _array().transpose(image, [0, 2, 1, 3], name="transpose"))
 
@@ -321,7 +349,7 @@ def rot90(image, k=1, name=None):
             return _rot90_static(image, int(kv) % 4)
         k = convert_to_tensor(k, dtype=_dtypes.int32, name="k")
         k.shape.assert_has_rank(0)
-        k = math_ops.mod(k, 4)
+        k = math_ops.mod(k, 4, name="mod")
         nd = image.shape.ndims
         if nd is None:
             from . import control_flow_ops
@@ -423,12 +451,12 @@ def per_image_standardization(image):
     """(x - mean) / max(stddev, 1 / sqrt(N)) per image, N its number of elements; float32."""
     array_ops, math_ops = _array(), _math()
     with name_scope(None, "per_image_standardization", [image]) as scope:
-        image = _image(image)
+        image = _assert_3d(_image(image))
         image = math_ops.cast(image, _dtypes.float32)
         num_pixels = math_ops.reduce_prod(array_ops.shape(image)[-3:])
         mean = math_ops.reduce_mean(image, axis=[-1, -2, -3], keepdims=True)
-        var = math_ops.reduce_mean(math_ops.square(image - mean), axis=[-1, -2, -3], keepdims=True)
-        stddev = math_ops.sqrt(var)
+        from .math_extra_ops import reduce_std as _reduce_std
+        stddev = _reduce_std(image, axis=[-1, -2, -3], keepdims=True)
         min_stddev = math_ops.rsqrt(math_ops.cast(num_pixels, _dtypes.float32))
         adjusted = math_ops.maximum(stddev, min_stddev)
         image = image - mean
@@ -442,8 +470,9 @@ def rgb_to_grayscale(images, name=None):
         images = convert_to_tensor(images, name="images")
         orig = images.dtype.base_dtype
         flt = convert_image_dtype(images, _dtypes.float32)
-        weights = convert_to_tensor(np.array([0.2989, 0.5870, 0.1140], np.float32))
-        gray = math_ops.reduce_sum(flt * weights, axis=-1, keepdims=True)
+        # TF contracts the channels with tensordot (a MatMul), then restores the axis
+        gray = math_ops.tensordot(flt, [0.2989, 0.5870, 0.1140], [-1, -1])
+        gray = _array().expand_dims(gray, -1)
         return convert_image_dtype(gray, orig, name=scope)
 
 

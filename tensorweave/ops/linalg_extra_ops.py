@@ -18,7 +18,7 @@ import numpy as np
 from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import convert_to_tensor
-from ..framework.graph import name_scope as _name_scope
+from ..framework.graph import Tensor, name_scope as _name_scope
 from ..framework.op_util import apply_op
 from ..framework.tensor_shape import TensorShape, unknown_shape
 from . import array_ops, math_ops
@@ -179,10 +179,14 @@ def _regularized_gramian_cholesky(matrix, l2_regularizer, first_kind):
     except (TypeError, ValueError):
         pass
     if static_l2 is None or static_l2 != 0:
+        # TF slices the batch shape first (even when it is empty), then the small dimension.
         mshape = array_ops.shape(matrix)
+        batch = mshape[:-2]
         small = mshape[-1] if first_kind else mshape[-2]
-        batch = mshape[:-2] if matrix.shape.ndims is None or matrix.shape.ndims > 2 else None
         identity = eye(small, batch_shape=batch, dtype=matrix.dtype.base_dtype)
+        if matrix.shape.ndims is not None:
+            small_static = matrix.shape[-1 if first_kind else -2]
+            identity.set_shape(matrix.shape[:-2].concatenate([small_static, small_static]))
         gramian = gramian + l2_regularizer * identity
     return cholesky(gramian)
 
@@ -201,16 +205,22 @@ def matrix_solve_ls(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     l2_regularizer), per batch entry. fast=True solves the regularized normal equations by
     Cholesky (TF's composite when shapes are known); fast=False uses a complete orthogonal
     decomposition (no gradient)."""
+    # TF converts the matrix before its name scope ("matrix"); the composite's second MatMul
+    # converts a Python rhs ("matrix_solve_ls/MatMul_1/b").
+    matrix = convert_to_tensor(matrix, name="matrix")
+    dt = matrix.dtype.base_dtype
     with _name_scope(name, "matrix_solve_ls", [matrix, rhs, l2_regularizer]):
-        matrix = convert_to_tensor(matrix, name="matrix")
-        dt = matrix.dtype.base_dtype
-        rhs = convert_to_tensor(rhs, name="rhs", dtype=dt)
         if matrix.shape.ndims is not None and matrix.shape.ndims < 2:
             raise ValueError(f"Shape must be at least rank 2 but is rank {matrix.shape.ndims}")
-        if rhs.shape.ndims == 1:
+        rhs_ndims = rhs.shape.ndims if isinstance(rhs, Tensor) else np.ndim(rhs)
+        if rhs_ndims == 1:
             raise ValueError("Shape must be at least rank 2 but is rank 1")
-        if fast and matrix.shape.is_fully_defined() and rhs.shape.is_fully_defined():
+        rhs_static = not isinstance(rhs, Tensor) or rhs.shape.is_fully_defined()
+        if fast and matrix.shape.is_fully_defined() and rhs_static:
+            if not isinstance(rhs, Tensor):
+                rhs = np.asarray(rhs, dt.as_numpy_dtype)
             return _ls_composite(matrix, rhs, l2_regularizer)
+        rhs = convert_to_tensor(rhs, name="rhs", dtype=dt)
         l2 = convert_to_tensor(l2_regularizer, dtype=_dtypes.float64, name="l2_regularizer")
     # TF builds the kernel op outside its name scope ("MatrixSolveLs", not "matrix_solve_ls/...")
     return apply_op("MatrixSolveLs", [matrix, rhs, l2], [dt], name or "MatrixSolveLs",

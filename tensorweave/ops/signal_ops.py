@@ -46,7 +46,7 @@ def _gcd(a, b, name=None):
             return convert_to_tensor(math.gcd(int(ca), int(cb)))
         from .control_flow_ops import while_loop
         m = _m()
-        a, b = while_loop(lambda _, y: m.greater(y, _a().zeros_like(y)), lambda x, y: [y, m.mod(x, y)], [a, b],
+        a, b = while_loop(lambda _, y: m.greater(y, _a().zeros_like(y)), lambda x, y: [y, m.mod(x, y, name="mod")], [a, b],
                           back_prop=False)
         return a
 
@@ -179,7 +179,9 @@ def overlap_and_add(signal, frame_step, name=None):
         paddings = a.concat([outer_paddings, paddings], 0)
         signal = a.pad(signal, paddings)
         signal = a.reshape(signal, full_shape([frames + segments, segments, frame_step]))
-        perm = a.concat([a.range(outer_rank), outer_rank + constant([1, 0, 2])], 0)
+        # TF adds a static rank to the list in NumPy (one Const in the concat), a dynamic one in the graph
+        tail = outer_rank + np.array([1, 0, 2], np.int32) if isinstance(outer_rank, int) else outer_rank + [1, 0, 2]
+        perm = a.concat([a.range(outer_rank), tail], 0)
         perm_static = constant_value(perm)
         perm = perm_static if perm_static is not None else perm
         signal = a.transpose(signal, perm)
@@ -204,7 +206,7 @@ def _raised_cosine_window(name, default_name, window_length, periodic, dtype, c0
             return a.ones([1], dtype=dtype)
         periodic = m.cast(convert_to_tensor(periodic, dtype=_dtypes.bool, name="periodic"), _dtypes.int32)
         periodic.shape.assert_has_rank(0)
-        even = 1 - m.mod(window_length, 2)
+        even = 1 - m.mod(window_length, 2, name="mod")
         n = m.cast(window_length + periodic * even - 1, dtype=dtype)
         count = m.cast(a.range(window_length), dtype)
         cos_arg = constant(2 * np.pi, dtype=dtype) * count / n

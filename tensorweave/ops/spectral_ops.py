@@ -357,7 +357,7 @@ def _irfft_grad(op, grad):
             mask[-1] = 1.0
         scale = m.cast(mask / max(float(np.prod(n)), 1.0), cplx)
     else:
-        odd = m.mod(n[-1], 2)
+        odd = m.mod(n[-1], 2, name="mod")
         k = n[-1] // 2 + 1
         mask = a.concat([[1.0], 2.0 * a.ones([k - 2 + odd], real), a.ones([1 - odd], real)], 0)
         scale = m.cast(mask / m.cast(m.reduce_prod(n), real), cplx)

@@ -134,6 +134,12 @@ def _check_crop(image, boxes, box_ind, crop_size):
     return image, boxes, box_ind, ch, cw
 
 
+def _roundf(x):
+    """C's roundf (halves away from zero), which TF's nearest crop uses; np.round rounds them to even."""
+    t = np.trunc(x)
+    return np.where(np.abs(x - t) >= 0.5, t + np.sign(x), t)
+
+
 @register_kernel("CropAndResize")
 def _crop_and_resize(op, ctx):
     method = op._get_attr("method")
@@ -147,8 +153,8 @@ def _crop_and_resize(op, ctx):
         img = image.astype(np.float32)[box_ind]  # [n, h, w, c]
         n = np.arange(len(box_ind))[:, None, None]
         if method == "nearest":
-            yi = np.clip(np.round(ys), 0, h - 1).astype(np.int64)
-            xi = np.clip(np.round(xs), 0, w - 1).astype(np.int64)
+            yi = np.clip(_roundf(ys), 0, h - 1).astype(np.int64)
+            xi = np.clip(_roundf(xs), 0, w - 1).astype(np.int64)
             out = img[n, yi[:, :, None], xi[:, None, :]]
         else:
             y0 = np.clip(np.floor(ys), 0, h - 1).astype(np.int64)
@@ -195,7 +201,7 @@ def _crop_and_resize_grad_image(op, ctx):
                 ok = (pos >= 0) & (pos <= n - 1)
                 r = np.nonzero(ok)[0]
                 if method == "nearest":
-                    m[r, np.round(pos[r]).astype(np.int64)] = 1.0
+                    m[r, _roundf(pos[r]).astype(np.int64)] = 1.0
                 else:
                     lo, hi = np.floor(pos[r]).astype(np.int64), np.ceil(pos[r]).astype(np.int64)
                     f = pos[r] - np.floor(pos[r])

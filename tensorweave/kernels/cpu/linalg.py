@@ -55,10 +55,94 @@ def _slogdet(a):
     return flat_s.reshape(sign.shape), logdet
 
 
+def _partial_pivot_lu_diag(flat):
+    """U's diagonal and the permutation's sign of Eigen's unblocked PartialPivLU of each matrix in
+    flat (batch, n, n), in flat's dtype: the first largest |entry| of the column is the pivot, the
+    column below it is divided by it, then a rank-1 update (a product, then a subtraction)."""
+    lu = flat.copy()
+    b, n = lu.shape[0], lu.shape[-1]
+    rows = np.arange(b)
+    perm = np.ones(b, lu.dtype)
+    for k in range(n):
+        piv = k + np.argmax(np.abs(lu[:, k:, k]), axis=1)
+        perm[piv != k] *= -1
+        row_k = lu[rows, k].copy()
+        lu[rows, k] = lu[rows, piv]
+        lu[rows, piv] = row_k
+        d = lu[:, k, k]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lu[:, k + 1:, k] = np.where(d[:, None] != 0, lu[:, k + 1:, k] / d[:, None], lu[:, k + 1:, k])
+        lu[:, k + 1:, k + 1:] -= lu[:, k + 1:, k, None] * lu[:, None, k, k + 1:]
+    return np.diagonal(lu, axis1=-2, axis2=-1), perm
+
+
+def _sum_of_logs_f32(ad):
+    """Eigen's abs_diag.log().sum() for float32 rows: 8-lane packets (Eigen's plog, two
+    accumulators when there are two packets or more, then predux) and glibc logf on the tail, added
+    after; a row shorter than a packet is glibc logf summed in order."""
+    from . import eigen_math, tf_order
+    n = ad.shape[-1]
+    cut = n // 8 * 8
+    res = np.zeros(ad.shape[0], np.float32)
+    tail_from = 0
+    if cut:
+        logs = eigen_math.plog(ad[:, :cut]).reshape(ad.shape[0], -1, 8)
+        acc0 = logs[:, 0]
+        if logs.shape[1] > 1:
+            acc1 = logs[:, 1]
+            pairs = logs.shape[1] // 2
+            for j in range(1, pairs):
+                acc0 = acc0 + logs[:, 2 * j]
+                acc1 = acc1 + logs[:, 2 * j + 1]
+            acc0 = acc0 + acc1
+            if logs.shape[1] % 2:
+                acc0 = acc0 + logs[:, -1]
+        res = tf_order._hsum(acc0)
+        tail_from = cut
+    elif n:
+        res = eigen_math.glibc_logf(ad[:, 0])
+        tail_from = 1
+    for j in range(tail_from, n):
+        res = res + eigen_math.glibc_logf(ad[:, j])
+    return res
+
+
+def _tf_slogdet(a):
+    """(sign, log|det|) as TF's SLogDet computes them for real float32/float64 matrices: the
+    product of U's diagonal signs times the permutation's sign, and the sum of log|U_ii| in the
+    input's precision; a non-finite sum makes the sign zero (keeping the sign of the zero)."""
+    flat = a.reshape((-1,) + a.shape[-2:])
+    diag, perm = _partial_pivot_lu_diag(flat)
+    ad = np.abs(diag)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if a.dtype == np.float32:
+            logdet = _sum_of_logs_f32(ad)
+        else:
+            logdet = np.zeros(flat.shape[0], a.dtype)
+            for j in range(ad.shape[-1]):
+                logdet = logdet + np.log(ad[:, j])
+        sign = perm * np.prod(np.sign(diag), axis=-1)
+    bad = ~np.isfinite(logdet)
+    sign[bad] *= 0
+    return sign.reshape(a.shape[:-2]), logdet.reshape(a.shape[:-2])
+
+
+def _exact_det_path(w):
+    return w.dtype in (np.float32, np.float64) and w.shape[-1] > 0
+
+
 @register_kernel("MatrixDeterminant")
 def _matrix_determinant(op, ctx):
     def matrix_determinant(a):
         w = _wide(a)
+        if _exact_det_path(w):
+            # TF's determinant is sign * exp(log|det|), not the product of the pivots.
+            from . import eigen_math
+            sign, logdet = _tf_slogdet(w)
+            with np.errstate(over="ignore"):
+                mag = (eigen_math.glibc_expf(np.atleast_1d(logdet)).reshape(logdet.shape)
+                       if w.dtype == np.float32 else np.exp(logdet))
+            return np.asarray(sign * mag).astype(a.dtype, copy=False)
         det = np.asarray(np.linalg.det(w))
         if w.shape[-1] and not np.iscomplexobj(w) and np.any(det == 0):
             det = np.where(det == 0, _slogdet(w)[0], det)   # a singular matrix's zero has TF's sign
@@ -70,7 +154,10 @@ def _matrix_determinant(op, ctx):
 def _log_matrix_determinant(op, ctx):
     def log_matrix_determinant(a):
         w = _wide(a)
-        sign, logdet = _slogdet(w) if w.shape[-1] else np.linalg.slogdet(w)
+        if _exact_det_path(w):
+            sign, logdet = _tf_slogdet(w)
+        else:
+            sign, logdet = _slogdet(w) if w.shape[-1] else np.linalg.slogdet(w)
         return np.asarray(sign).astype(a.dtype, copy=False), np.asarray(logdet).astype(a.dtype, copy=False)
     return log_matrix_determinant
 
