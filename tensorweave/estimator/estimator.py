@@ -17,6 +17,7 @@ example.
 import inspect
 import os
 import tempfile
+import time
 
 import numpy as np
 
@@ -37,11 +38,13 @@ def _fn_args(fn):
 
 
 class _StopAfterNEvalsHook:
-    """Stops evaluation after `num_evals` batches."""
+    """Stops evaluation after `num_evals` batches, logging "Evaluation [k/num_evals]" as TF's does
+    (every batch below 20 batches, else every num_evals // 10)."""
 
     def __init__(self, num_evals):
         self._num_evals = num_evals
         self._done = 0
+        self._log_frequency = 1 if num_evals < 20 else num_evals // 10
 
     def begin(self):
         pass
@@ -54,6 +57,8 @@ class _StopAfterNEvalsHook:
 
     def after_run(self, run_context, run_values):
         self._done += 1
+        if self._done % self._log_frequency == 0 or self._done == self._num_evals:
+            logging.info("Evaluation [%d/%d]", self._done, self._num_evals)
         if self._done >= self._num_evals:
             run_context.request_stop()
 
@@ -78,6 +83,7 @@ class Estimator:
             logging.warning("Using temporary folder as model directory: %s", model_dir)
         if config.model_dir != model_dir:
             config = config.replace(model_dir=model_dir)
+        logging.info("Using config: %s", str(vars(config)))
         args = _fn_args(model_fn)
         if "features" not in args and len(args) < 1:
             raise ValueError(f"model_fn ({model_fn}) must include features argument.")
@@ -156,7 +162,9 @@ class Estimator:
             kwargs["params"] = self._params
         if "config" in args:
             kwargs["config"] = config or self._config
+        logging.info("Calling model_fn.")
         spec = self._model_fn(features=features, **kwargs)
+        logging.info("Done calling model_fn.")
         if not isinstance(spec, EstimatorSpec):
             raise ValueError(f"model_fn should return an EstimatorSpec. Given: {spec}")
         return spec
@@ -274,14 +282,19 @@ class Estimator:
             all_hooks.append(final)
             creator = ChiefSessionCreator(scaffold=spec.scaffold, checkpoint_filename_with_path=checkpoint_path,
                                           config=self._config.session_config)
+            logging.info("Starting evaluation at %s", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
             with MonitoredSession(session_creator=creator, hooks=all_hooks) as sess:
                 while not sess.should_stop():
                     sess.run(update_op)
             results = final.final_ops_values
+            logging.info("Finished evaluation at %s", time.strftime("%Y-%m-%d-%H:%M:%S", time.localtime()))
         finally:
             ctx.__exit__(None, None, None)
         logging.info("Saving dict for global step %d: %s", int(results[GraphKeys.GLOBAL_STEP]),
-                     ", ".join(f"{k} = {v}" for k, v in sorted(results.items())))
+                     ", ".join(f"{k} = {v!s}" for k, v in sorted(results.items()) if not isinstance(v, bytes)))
+        if checkpoint_path:
+            logging.info("Saving 'checkpoint_path' summary for global step %d: %s",
+                         int(results[GraphKeys.GLOBAL_STEP]), checkpoint_path)
         self._write_eval_summary(results, name)
         return results
 

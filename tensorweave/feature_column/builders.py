@@ -72,12 +72,24 @@ def _feature_keys(column):
     return keys
 
 
+def _weight_collections(weight_collections):
+    """The collections of the columns' variables: the given ones plus GLOBAL_VARIABLES and
+    MODEL_VARIABLES, as TF1's input_layer / linear_model add them."""
+    from ..framework.graph import GraphKeys
+    collections = list(weight_collections or [])
+    for key in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.MODEL_VARIABLES):
+        if key not in collections:
+            collections.append(key)
+    return collections
+
+
 def input_layer(features, feature_columns, weight_collections=None, trainable=True, cols_to_vars=None,
                 cols_to_output_tensors=None):
     """The dense columns' tensors, each reshaped to [batch, num_elements], concatenated along axis
     1 in the order of the columns' names; variables under "input_layer/<column name>/"."""
     array_ops, _, variable_scope = _ops()
     columns = _check_columns(feature_columns, want_dense=True)
+    weight_collections = _weight_collections(weight_collections)
     inputs = _Inputs(features)
     with variable_scope.variable_scope(None, default_name="input_layer", values=list(features.values())):
         outputs = []
@@ -105,8 +117,15 @@ def linear_model(features, feature_columns, units=1, sparse_combiner="sum", weig
     from ..ops import nn_ops
     from ..ops.init_ops import zeros_initializer
     columns = _check_columns(feature_columns, want_dense=False)
+    weight_collections = _weight_collections(weight_collections)
     inputs = _Inputs(features)
+    from ..framework.graph import name_scope
     with variable_scope.variable_scope(None, default_name="linear_model", values=list(features.values())) as outer:
+        pass
+    # TF 2.x's linear_model is a Keras layer named after the scope: its ops land under
+    # "<scope>_1/<scope>/" (the layer's call scope, uniquified), its variables under "<scope>/".
+    layer_name = outer.name.rsplit("/", 1)[-1]
+    with name_scope(layer_name), name_scope(layer_name), variable_scope.variable_scope(outer, auxiliary_name_scope=False):
         sums = []
         for column in columns:
             with variable_scope.variable_scope(None, default_name=column._var_scope_name) as scope:
@@ -122,13 +141,13 @@ def linear_model(features, feature_columns, units=1, sparse_combiner="sum", weig
                     w = variable_scope.get_variable("weights", shape=[column.num_buckets, units],
                                                     initializer=zeros_initializer(), trainable=trainable,
                                                     collections=weight_collections)
-                    sums.append(_combine(_lookup(w, ids), mask, sparse_combiner))
+                    sums.append(_combine(_lookup(w, ids), mask, sparse_combiner,
+                                         weighted=hasattr(column, "weight_feature_key")))
                 if cols_to_vars is not None:
                     cols_to_vars[column] = get_collection(GraphKeys.GLOBAL_VARIABLES, scope=scope.name + "/")
-        no_bias = math_ops.add_n(sums, name="weighted_sum_no_bias") if len(sums) > 1 else sums[0]
+        no_bias = math_ops.add_n(sums, name="weighted_sum_no_bias")
         bias = variable_scope.get_variable("bias_weights", shape=[units], initializer=zeros_initializer(),
                                            trainable=trainable, collections=weight_collections)
         if cols_to_vars is not None:
             cols_to_vars["bias"] = [bias]
-        del outer
         return nn_ops.bias_add(no_bias, bias, name="weighted_sum")

@@ -155,7 +155,8 @@ class NumericColumn(_DenseColumn, collections.namedtuple(
         if self.normalizer_fn is not None:
             x = self.normalizer_fn(x)
         array_ops, _, _ = _ops()
-        return array_ops.reshape(x, [-1] + list(self.shape))
+        batch = x.shape.as_list()[0]   # a known batch as TF's static check has it: [1, 2] is no [1, 1]
+        return array_ops.reshape(x, [-1 if batch is None else batch] + list(self.shape))
 
     def _get_dense_tensor(self, inputs, weight_collections=None, trainable=None):
         return inputs.get(self)
@@ -291,6 +292,9 @@ class HashedCategoricalColumn(_CategoricalColumn, collections.namedtuple(
     def _transform(self, inputs):
         from ..ops import string_ops
         x = _flat_per_row(inputs.raw(self.key))
+        if x.dtype != dtypes.string and not x.dtype.is_integer:
+            raise ValueError(f"column_name: {self.key} input_tensor dtype must be string or integer. "
+                             f"dtype: {x.dtype}.")
         mask = _valid_mask(x)
         s = x if x.dtype == dtypes.string else string_ops.as_string(x)
         return string_ops.string_to_hash_bucket_fast(s, self.hash_bucket_size), mask
@@ -318,8 +322,11 @@ class IndicatorColumn(_DenseColumn, collections.namedtuple("IndicatorColumn", ["
         return inputs.get(self)
 
 
-def _combine(rows, mask, combiner):
-    """rows [batch, n, d] and mask [batch, n] -> [batch, d] by sum / mean / sqrtn; 0 for empty rows."""
+def _combine(rows, mask, combiner, weighted=False):
+    """rows [batch, n, d] and mask [batch, n] -> [batch, d] by sum / mean / sqrtn; 0 for empty rows.
+    Unweighted ids scale the sum by 1/n or 1/sqrt(n) (TF's sparse_segment_mean / _sqrt_n kernels
+    multiply by the float32 reciprocal); weighted ones divide by the sum of (squared) weights, as
+    TF's embedding_lookup_sparse does."""
     array_ops, math_ops, _ = _ops()
     w = array_ops.expand_dims(mask, -1)
     total = math_ops.reduce_sum(rows * w, axis=1)
@@ -331,7 +338,9 @@ def _combine(rows, mask, combiner):
         denom = math_ops.sqrt(math_ops.reduce_sum(w * w, axis=1))
     else:
         raise ValueError(f"Unsupported combiner {combiner!r}; expected one of 'mean', 'sqrtn', 'sum'.")
-    return math_ops.div_no_nan(total, denom)
+    if weighted:
+        return math_ops.div_no_nan(total, denom)
+    return total * math_ops.div_no_nan(array_ops.ones_like(denom), denom)
 
 
 def _lookup(weights, ids):
@@ -342,7 +351,7 @@ def _lookup(weights, ids):
 
 class EmbeddingColumn(_DenseColumn, collections.namedtuple(
         "EmbeddingColumn", ["categorical_column", "dimension", "combiner", "initializer", "ckpt_to_load_from",
-                            "tensor_name_in_ckpt", "max_norm", "trainable"])):
+                            "tensor_name_in_ckpt", "max_norm", "trainable", "use_safe_embedding_lookup"])):
     """A categorical column through a learned table `embedding_weights` [num_buckets, dimension],
     combined per example by `combiner` (mean by default)."""
 
@@ -373,7 +382,7 @@ def _embed(weights, categorical_column, inputs, combiner, max_norm):
     if max_norm is not None:
         from ..ops import clip_ops
         rows = clip_ops.clip_by_norm(rows, max_norm, axes=[-1])
-    return _combine(rows, mask, combiner)
+    return _combine(rows, mask, combiner, weighted=hasattr(categorical_column, "weight_feature_key"))
 
 
 class CrossedColumn(_CategoricalColumn, collections.namedtuple("CrossedColumn",
@@ -474,9 +483,11 @@ def bucketized_column(source_column, boundaries):
         raise ValueError(f"source_column must be a column generated with numeric_column(). Given: {source_column}")
     if len(source_column.shape) > 1:
         raise ValueError(f"source_column must be one-dimensional column. Given: {source_column}")
-    if not boundaries or list(boundaries) != sorted(boundaries) or len(set(boundaries)) != len(boundaries):
+    if not boundaries:
+        raise ValueError("boundaries must not be empty.")
+    if list(boundaries) != sorted(boundaries) or len(set(boundaries)) != len(boundaries):
         raise ValueError("boundaries must be a sorted list.")
-    return BucketizedColumn(source_column, tuple(float(b) for b in boundaries))
+    return BucketizedColumn(source_column, tuple(boundaries))
 
 
 def categorical_column_with_identity(key, num_buckets, default_value=None):
@@ -492,6 +503,8 @@ def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, de
         raise ValueError(f"vocabulary_list {vocabulary_list} must be non-empty, column_name: {key}")
     if len(set(vocabulary_list)) != len(vocabulary_list):
         raise ValueError(f"Duplicate keys in vocabulary_list {vocabulary_list}, column_name: {key}")
+    if num_oov_buckets < 0:
+        raise ValueError(f"Invalid num_oov_buckets {num_oov_buckets} in {key}.")
     if num_oov_buckets and default_value != -1:
         raise ValueError(f"Can't specify both num_oov_buckets and default_value in {key}.")
     vocab = np.asarray(vocabulary_list)
@@ -509,16 +522,18 @@ def categorical_column_with_hash_bucket(key, hash_bucket_size, dtype=dtypes.stri
         raise ValueError(f"hash_bucket_size must be at least 1. hash_bucket_size: {hash_bucket_size}, key: {key}")
     dtype = dtypes.as_dtype(dtype)
     if dtype != dtypes.string and not dtype.is_integer:
-        raise ValueError(f"dtype must be string or integer. dtype: {dtype}, column_name: {key}")
+        raise ValueError(f"column_name: {key} dtype must be string or integer. dtype: {dtype}.")
     return HashedCategoricalColumn(key, int(hash_bucket_size), dtype)
 
 
 def indicator_column(categorical_column):
+    if not isinstance(categorical_column, _CategoricalColumn):
+        raise ValueError(f"Unsupported input type. Input must be a CategoricalColumn. Given: {categorical_column}")
     return IndicatorColumn(categorical_column)
 
 
 def embedding_column(categorical_column, dimension, combiner="mean", initializer=None, ckpt_to_load_from=None,
-                     tensor_name_in_ckpt=None, max_norm=None, trainable=True):
+                     tensor_name_in_ckpt=None, max_norm=None, trainable=True, use_safe_embedding_lookup=True):
     """TF's default initializer: truncated normal, mean 0, stddev 1/sqrt(dimension)."""
     if dimension is None or dimension < 1:
         raise ValueError(f"Invalid dimension {dimension}.")
@@ -531,7 +546,7 @@ def embedding_column(categorical_column, dimension, combiner="mean", initializer
         from ..ops.init_ops import truncated_normal_initializer
         initializer = truncated_normal_initializer(mean=0.0, stddev=1 / math.sqrt(dimension))
     return EmbeddingColumn(categorical_column, dimension, combiner, initializer, ckpt_to_load_from,
-                           tensor_name_in_ckpt, max_norm, trainable)
+                           tensor_name_in_ckpt, max_norm, trainable, use_safe_embedding_lookup)
 
 
 def crossed_column(keys, hash_bucket_size, hash_key=None):
