@@ -165,14 +165,29 @@ class DatasetV1:
 
     @staticmethod
     def list_files(file_pattern, shuffle=None, seed=None):
-        import glob as _glob
-        pats = [file_pattern] if isinstance(file_pattern, (str, bytes)) else list(file_pattern)
-        files = sorted(f for p in pats for f in _glob.glob(p.decode() if isinstance(p, bytes) else p))
-        if not files:
-            raise errors.InvalidArgumentError(None, None, f"No files matched pattern: {', '.join(map(str, pats))}")
-        ds = TensorSliceDataset(convert_to_tensor(files, dtype=_dtypes.string))
-        if shuffle is None or shuffle:
-            ds = ds.shuffle(len(files), seed=seed)
+        """The files matching glob pattern(s) `file_pattern`, matched when the iterator starts
+        (sorted; shuffled unless `shuffle=False`). As TF's, a pattern with no directory part
+        gives `./name`, and matching nothing fails the iterator's start, not the build."""
+        from ..framework.graph_defaults import control_dependencies, name_scope
+        from ..ops import array_ops, logging_ops, math_compare_ops, math_elementwise_ops, string_ops
+        from ..ops.serialization_ops import matching_files
+        with name_scope("list_files"):
+            pattern = convert_to_tensor(file_pattern, dtype=_dtypes.string, name="file_pattern")
+            matched = matching_files(pattern)
+            condition = math_compare_ops.greater(array_ops.shape(matched)[0], 0, name="match_not_empty")
+            joined = string_ops.reduce_join(pattern, separator=", ")
+            with name_scope("message") as scope:
+                prefix = convert_to_tensor("No files matched pattern: ", name="x")
+                message = math_elementwise_ops.add(prefix, joined, name=scope)
+            check = logging_ops.Assert(condition, [message], summarize=1, name="assert_not_empty")
+            with control_dependencies([check]):
+                matched = array_ops.identity(matched)
+            ds = TensorSliceDataset(matched)
+            if shuffle is None or shuffle:
+                buffer_size = math_elementwise_ops.maximum(
+                    array_ops.shape(matched, out_type=_dtypes.int64)[0], 1)
+                ds = ds.shuffle(buffer_size, seed=seed)
+        ds._tf_name = "DatasetV1Adapter"   # (TF1's list_files wraps the dataset twice)
         return ds
 
     # -- transformations ---------------------------------------------------------------------------

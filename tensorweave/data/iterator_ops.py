@@ -160,7 +160,15 @@ def _get_next_kernel(op, ctx):
     sparse = classes is not None and _st.any_sparse(classes)
 
     def get_next(resource):
-        element = resource.get_next()
+        try:
+            element = resource.get_next()
+        except errors.OpError as e:
+            node = getattr(e, "_dataset_function_node", None)
+            if node is None:
+                raise
+            # (TF names the function's node, then this op without the braces)
+            raise type(e)(None, None, errors.graph_execution_message(
+                f"{e.message}\n\t [[{{{{node {node}}}}}]]\n\t [[{op.name}]]")) from None
         if sparse:
             # A ragged component leaves as one variant (decoded by RaggedTensorFromVariant).
             element = _st.expand([_variant(v) if _st.is_ragged_class(c) else v for v, c in zip(element, classes)],
@@ -382,9 +390,15 @@ def _kind(structure):
 _one_shot_count = {}
 
 
+# Ops tensorweave marks stateful (so their results are never reused) that TF's are not.
+_STATELESS_IN_TF = frozenset({"MatchingFiles"})
+
+
 def _check_capturable_by_value(captures):
     """A one-shot iterator copies the graph its dataset depends on into itself, as TF does; that
-    copy cannot hold a placeholder (nothing feeds it) or a stateful op (a variable, a table)."""
+    copy cannot hold a placeholder (nothing feeds it) or a stateful op (a variable, a table).
+    As TF's copy, it follows data inputs only (list_files' control dependency on an Assert is
+    not copied)."""
     seen, stack = set(), [t.op for t in reversed(captures)]
     while stack:
         op = stack.pop()
@@ -393,14 +407,13 @@ def _check_capturable_by_value(captures):
         seen.add(op)
         if op.type in ("Placeholder", "PlaceholderWithDefault", "PlaceholderV2"):
             raise ValueError(f"Cannot capture a placeholder (name:{op.name}, type:{op.type}) by value.")
-        if registry.get_op_def(op.type).stateful:
+        if registry.get_op_def(op.type).stateful and op.type not in _STATELESS_IN_TF:
             raise ValueError(
                 f"Cannot capture a stateful node (name:{op.name}, type:{op.type}) by value.: A likely cause of this "
                 f"error is that the dataset for which you are calling `make_one_shot_iterator()` captures a "
                 f"stateful object, such as a `tf.Variable` or `tf.lookup.StaticHashTable`, which is not "
                 f"supported. Use `make_initializable_iterator()` instead.")
         stack.extend(t.op for t in reversed(list(op.inputs)))
-        stack.extend(reversed(list(op.control_inputs)))
 
 
 def make_one_shot_iterator(dataset):

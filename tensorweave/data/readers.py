@@ -22,10 +22,6 @@ def _np_dtype(dt):
     return object if dt == _dtypes.string else dt.as_numpy_dtype
 
 
-def _dims(shape):
-    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
-
-
 class GeneratorDataset(DatasetV1):
     """Elements come from calling `generator(*args)` (args: NumPy values of the `args` tensors)
     each time an iterator over the dataset starts."""
@@ -51,44 +47,99 @@ class GeneratorDataset(DatasetV1):
         args = [valmap[t] for t in self._args]
         args = [a.item() if isinstance(a, np.ndarray) and a.ndim == 0 and a.dtype == object else a for a in args]
         structure, types, shapes = self._structure, self._types, self._shapes
-        np_types = [_np_dtype(t) for t in types]
         generator = self._generator
-
-        def convert(value):
-            flat = _flatten_strict(structure, value)
-            if flat is None:
-                raise errors.InvalidArgumentError(
-                    None, None, f"`generator` yielded an element that did not match the expected structure. "
-                                f"The expected structure was {pack_sequence_as(structure, types)}, but the "
-                                f"yielded element was {value}.")
-            out = []
-            for v, t, nt, s in zip(flat, types, np_types, shapes):
-                try:
-                    a = np.asarray(v)
-                    if t.is_integer and a.dtype.kind == "f" or t.is_bool and a.dtype.kind not in "b" or \
-                            (t == _dtypes.string) != (a.dtype.kind in "OSU"):
-                        raise TypeError
-                    a = np.asarray(v, dtype=nt) if nt is not object else \
-                        np.vectorize(lambda x: x.encode() if isinstance(x, str) else x, otypes=[object])(a) \
-                        if a.ndim else np.array(a.item().encode() if isinstance(a.item(), str) else a.item(),
-                                                dtype=object)
-                except (TypeError, ValueError):
-                    raise errors.InvalidArgumentError(
-                        None, None, f"TypeError: `generator` yielded an element that could not be converted "
-                                    f"to the expected type. The expected type was {t.name}, but the yielded "
-                                    f"element was {v}.") from None
-                if s.ndims is not None and not s.is_compatible_with(TensorShape(a.shape)):
-                    raise errors.InvalidArgumentError(
-                        None, None, f"`generator` yielded an element of shape {_dims(a.shape)} where an element "
-                                    f"of shape {_dims(tuple('?' if d is None else d for d in s.as_list()))} was "
-                                    f"expected.")
-                out.append(a)
-            return tuple(out)
+        # TF converts with a NumPy py_func when `output_types and output_shapes` is true (several
+        # components, or one of known rank), else with an eager py_func against the TensorSpec.
+        convert = _numpy_converter(structure, types, shapes) if structure != 0 or shapes[0].ndims is not None \
+            else _eager_converter(self.element_spec, types[0])
+        node = "PyFunc" if convert.numpy else "EagerPyFunc"
 
         def make():
-            for value in generator(*args):
-                yield convert(value)
+            try:
+                for value in generator(*args):
+                    yield convert(value)
+            except errors.OpError as e:
+                raise _in_function(e, node) from None
+            except Exception as e:  # noqa: BLE001  (the generator's own exception, under TF's class)
+                cls = next((c for kinds, c in _PY_ERRORS if isinstance(e, kinds)), errors.UnknownError)
+                raise _in_function(cls(None, None, f"{type(e).__name__}: {e}"), node) from e
         return make
+
+
+# How a Python exception in a py_func reaches the caller (TF's py_func kernel).
+_PY_ERRORS = (((ValueError, TypeError), errors.InvalidArgumentError), (MemoryError, errors.ResourceExhaustedError),
+              (NotImplementedError, errors.UnimplementedError))
+
+
+def _in_function(error, node):
+    """`error` marked as raised by `node` inside a dataset function: IteratorGetNext words its
+    message as TF does ("... [[{{node PyFunc}}]] [[IteratorGetNext]]")."""
+    error._dataset_function_node = node
+    return error
+
+
+def _type_error(message):
+    return errors.InvalidArgumentError(None, None, f"TypeError: `generator` yielded an element {message}")
+
+
+def _numpy_converter(structure, types, shapes):
+    """TF's NumPy path: np.asarray(value, dtype) per component (1.5 becomes int 1), then the
+    shape check; a non-string in a string component fails when the result leaves the py_func."""
+    np_types = [_np_dtype(t) for t in types]
+    expected = pack_sequence_as(structure, types)
+
+    def convert(value):
+        flat = _flatten_strict(structure, value)
+        if flat is None:
+            raise _type_error(f"that did not match the expected structure. The expected structure was {expected}, "
+                              f"but the yielded element was {value}.")
+        out = []
+        for v, t, nt, s in zip(flat, types, np_types, shapes):
+            try:
+                a = np.asarray(v, dtype=nt)
+            except (TypeError, ValueError):
+                raise _type_error(f"that could not be converted to the expected type. The expected type was "
+                                  f"{t.name}, but the yielded element was {v}.") from None
+            if not s.is_compatible_with(TensorShape(a.shape)):
+                raise _type_error(f"of shape {a.shape} where an element of shape {s} was expected.")
+            if nt is object:
+                a = _string_array(a)
+            out.append(a)
+        return tuple(out)
+    convert.numpy = True
+    return convert
+
+
+def _string_array(a):
+    def encode(x):
+        if isinstance(x, str):
+            return x.encode()
+        if isinstance(x, bytes):
+            return x
+        raise errors.InternalError(None, None, f"Unsupported object type {type(x).__name__}")
+    if a.ndim == 0:
+        return np.array(encode(a.item()), dtype=object)
+    return np.vectorize(encode, otypes=[object])(a) if a.size else a
+
+
+def _eager_converter(spec, t):
+    """TF's eager path (one component of unknown shape): convert_to_tensor(value, dtype), which
+    refuses a float for an integer type, a non-bool for bool, and strings for numbers or back."""
+    nt = _np_dtype(t)
+
+    def convert(value):
+        try:
+            a = np.asarray(value)
+            if t.is_integer and a.dtype.kind == "f" or t.is_bool and a.dtype.kind not in "b" or \
+                    (t == _dtypes.string) != (a.dtype.kind in "OSU"):
+                raise TypeError
+            a = _string_array(a) if nt is object else np.asarray(value, dtype=nt)
+        except (TypeError, ValueError, errors.InternalError):
+            raise _type_error(f"that did not match the expected structure. The expected structure was {spec}, "
+                              f"but the yielded element was {value}.") from None
+        return (a,)
+    convert.numpy = False
+    return convert
 
 
 def _flatten_strict(structure, value):

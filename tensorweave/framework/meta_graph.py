@@ -279,7 +279,7 @@ def read_meta_graph_file(filename):
     from google.protobuf import text_format
     from ..protos.meta_graph_pb2 import MetaGraphDef
     if not os.path.exists(filename):
-        raise IOError(f"File {filename} does not exist.")
+        raise IOError(f"File does not exist. Received: {filename}.")   # (TF 2.21's wording)
     with open(filename, "rb") as f:
         data = f.read()
     mgd = MetaGraphDef()

@@ -1,6 +1,5 @@
 """`tf.gfile` / `tf.io.gfile`: file-system helpers on local files (TF1 names)."""
 
-import glob as _glob
 import os
 import shutil
 
@@ -67,7 +66,8 @@ def Copy(oldpath, newpath, overwrite=False):  # noqa: N802
 
 
 def Glob(filename):  # noqa: N802
-    return sorted(_glob.glob(filename))
+    from .io_gfile import glob
+    return glob(filename)
 
 
 def IsDirectory(dirname):  # noqa: N802

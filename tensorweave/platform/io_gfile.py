@@ -57,14 +57,16 @@ def listdir(path):
 
 def glob(pattern):
     """The paths matching `pattern` (`*`, `?`, `[...]`). As TF's, the directories matched on the
-    way are visited in sorted order and each one's matches come in directory order."""
+    way are visited in sorted order, each one's matches come in directory order, and a relative
+    pattern with no fixed directory (`*.txt`) gives `./a.txt`."""
     if not _glob.has_magic(pattern):
         return [pattern] if os.path.exists(pattern) else []
     parts = pattern.split("/")
     fixed = 0
     while not _glob.has_magic(parts[fixed]):
         fixed += 1
-    bases = ["/".join(parts[:fixed]) if fixed else ("" if not pattern.startswith("/") else "/")]
+    # (a pattern with no fixed directory is matched in ".", and TF's results then start "./")
+    bases = ["/".join(parts[:fixed]) if fixed else ("." if not pattern.startswith("/") else "/")]
     for i, part in enumerate(parts[fixed:]):
         last = i == len(parts) - fixed - 1
         out = []

@@ -270,7 +270,13 @@ class CheckpointSaverHook(SessionRunHook):
         write_graph(graph_def, self._checkpoint_dir, "graph.pbtxt")
         if self._summary_writer is not None:
             try:
+                from ..framework import meta_graph
+                saver = self._get_saver()
+                meta_graph_def = meta_graph.create_meta_graph_def(
+                    graph_def=graph_def, saver_def=saver.saver_def if saver else None)
+                # (as TF's hook: the graph, then the MetaGraphDef with the saver's SaverDef)
                 self._summary_writer.add_graph(get_default_graph())
+                self._summary_writer.add_meta_graph(meta_graph_def)
             except Exception as e:  # noqa: BLE001
                 logging.debug("Not adding the graph to the summary: %s", e)
 

@@ -76,6 +76,17 @@ def _fsync_dir(dirname):
         os.close(fd)
 
 
+def _file_mode():
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+# The mode open() would give a new file (TF's files: 0644 under the usual umask); mkstemp's 0600
+# is replaced before the rename. Read once, at import, as reading the umask briefly changes it.
+_FILE_MODE = _file_mode()
+
+
 class atomic_write:  # noqa: N801 - used as a context manager, like open()
     """`with atomic_write(path) as f:` writes a temporary file in path's directory; on success it
     is flushed, fsynced and renamed over `path`; on an exception it is removed."""
@@ -87,6 +98,10 @@ class atomic_write:  # noqa: N801 - used as a context manager, like open()
         d = os.path.dirname(os.path.abspath(self.path))
         os.makedirs(d, exist_ok=True)
         fd, self.tmp = tempfile.mkstemp(prefix=os.path.basename(self.path) + ".tmp", dir=d)
+        try:
+            os.fchmod(fd, _FILE_MODE)
+        except OSError:
+            pass
         self.f = os.fdopen(fd, "wb")
         return self.f
 

@@ -17,6 +17,25 @@ from ..platform import tf_logging as logging
 __all__ = ["QueueRunner", "add_queue_runner", "start_queue_runners"]
 
 
+def _callable_run(sess, op):
+    try:
+        return sess.run(op)
+    except errors.OpError as e:
+        raise _as_callable_error(e) from None
+
+
+def _as_callable_error(e):
+    """`e` as TF's runner sees it: it runs its enqueue op through a Session callable, whose
+    errors carry the kernel's message and node tag only (no "Graph execution error:" header,
+    no op, so no creation stack in str(e))."""
+    if not errors.is_graph_execution_message(e.message):
+        return e
+    lines = e.message.split("\n")[2:]
+    if lines and lines[0].startswith("Detected at node '"):
+        lines = lines[next(i for i, line in enumerate(lines) if line.startswith("Node: '")) + 1:]
+    return type(e)(None, None, "\n".join(lines))
+
+
 class QueueRunner:
     """Runs `enqueue_ops` in threads (one each) to keep `queue` filled."""
 
@@ -96,7 +115,7 @@ class QueueRunner:
                 if coord and coord.should_stop():
                     break
                 try:
-                    sess.run(enqueue_op)
+                    _callable_run(sess, enqueue_op)
                 except self._queue_closed_exception_types:
                     with self._lock:
                         self._runs_per_session[sess] -= 1

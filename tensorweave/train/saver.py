@@ -324,9 +324,10 @@ class _Builder:
     def _add_restore(self, graph, prefix, items, device):
         from ..ops import io_ops
         with graph.device(device):
-            shapes = None if self.reshape else [r.shape for _, r in items]
+            # (as TF's, RestoreV2 checks dtypes only: a shape mismatch is the Assign's error, and
+            # a resource variable takes the stored shape)
             restored = io_ops.restore_v2(prefix, [n for n, _ in items], [""] * len(items),
-                                         [r.dtype.base_dtype for _, r in items], shapes=shapes)
+                                         [r.dtype.base_dtype for _, r in items])
         return self._assign_restored(graph, items, restored, [])
 
     def _build_sharded(self, graph, filename):
@@ -362,9 +363,8 @@ class _Builder:
         for dev in devices:
             items = by_device[dev]
             with graph.device(dev or "/device:CPU:0"):
-                shapes = None if self.reshape else [r.shape for _, r in items]
                 restores.append(io_ops.restore_v2(filename, [n for n, _ in items], [""] * len(items),
-                                                  [r.dtype.base_dtype for _, r in items], shapes=shapes))
+                                                  [r.dtype.base_dtype for _, r in items]))
         all_reads = [r[0].op for r in restores]
         for dev, restored in zip(devices, restores):
             assigns = self._assign_restored(graph, by_device[dev], restored, all_reads)

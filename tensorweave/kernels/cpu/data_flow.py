@@ -339,7 +339,8 @@ class PaddingFIFOQueue(Queue):
                          for j, d in enumerate(shape))
             batch = np.full((len(parts),) + dims, b"" if dt is object else 0, dtype=dt)
             for j, p in enumerate(parts):
-                batch[(j,) + tuple(slice(0, s) for s in p.shape)] = p
+                # (a 0-d object array assigned to one element would be stored as the array)
+                batch[(j,) + tuple(slice(0, s) for s in p.shape)] = p if p.ndim else p[()]
             out.append(batch)
         return tuple(out)
 

@@ -205,9 +205,13 @@ def _identity_records(op):
 def _reader_factory(make_records):
     def factory(op, ctx):
         from ..registry import Fixed
+        from .data_flow import _name_maker
         name = op._get_attr("shared_name") or op.name
         records = make_records(op)
-        return Fixed(ctx.resources.lookup_or_create("reader", name, lambda: _Reader(name, records),
+        # (a reader is a ResourceOpKernel like a queue: it takes a process-wide `_<n>_` id, which
+        # shows in the names of queues made after it)
+        make_name = _name_maker(ctx, op)
+        return Fixed(ctx.resources.lookup_or_create("reader", name, lambda: _Reader(make_name(), records),
                                                     op._get_attr("container")))
     return factory
 

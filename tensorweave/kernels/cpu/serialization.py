@@ -5,7 +5,6 @@ every dtype; strings as varint lengths followed by the bytes, except SerializeTe
 are repeated `string_val`)."""
 
 import base64
-import glob
 import gzip
 import os
 import zlib
@@ -82,9 +81,11 @@ def _matching_files(op, ctx):
         if p.ndim > 1:
             raise _invalid(f"Input pattern tensor must be a scalar or vector, but had shape: "
                            f"[{','.join(map(str, p.shape))}]")
+        from ...platform.io_gfile import glob
         names = []
         for pat in p.reshape(-1):
-            names.extend(sorted(glob.glob(_b(pat).decode("utf-8", "surrogateescape"))))
+            names.extend(glob(_b(pat).decode("utf-8", "surrogateescape")))
+        names.sort()   # (TF sorts the matches of all the patterns together)
         out = np.empty(len(names), dtype=object)
         out[:] = [n.encode("utf-8", "surrogateescape") for n in names]
         return out

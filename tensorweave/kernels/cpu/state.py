@@ -38,6 +38,10 @@ def _assign(op, ctx):
     validate = op._get_attr("validate_shape")
     np_dtype = op._get_attr("T").as_numpy_dtype
     use_locking = op._get_attr("use_locking")
+    # TF's VariableV2 holds a tensor of its declared shape even before it is initialized, so
+    # assigning a value of another shape (a restore from a checkpoint) fails then too.
+    declared = op.inputs[0].shape
+    declared = tuple(declared.as_list()) if declared.is_fully_defined() else None
 
     def assign(cell, value):
         with cell.lock if use_locking else _NO_LOCK:
@@ -46,10 +50,11 @@ def _assign(op, ctx):
             if cur is not None and cur.shape == value.shape:
                 np.copyto(cur, value, casting="unsafe")
                 return cell
-            if validate and cur is not None:
+            lhs = cur.shape if cur is not None else declared
+            if validate and lhs is not None and lhs != value.shape:
                 raise errors.InvalidArgumentError(
                     None, None, f"Assign requires shapes of both tensors to match. lhs shape= "
-                                f"{_dims(cur.shape)} rhs shape= {_dims(value.shape)}")
+                                f"{_dims(lhs)} rhs shape= {_dims(value.shape)}")
             # First initialization (or validate_shape=False): a fresh array the variable owns,
             # never an alias of a constant or a fed array.
             cell.value = np.array(value, dtype=np_dtype, copy=True, order="C")
