@@ -23,6 +23,7 @@ class PipelineContext:
     def __init__(self, ctx, stop):
         self.ctx = ctx
         self.stop = stop
+        self.resumable = frozenset()  # ids of the datasets that may emit `Failed` (iterator_ops)
 
     def check(self):
         if self.stop.is_set():
@@ -75,6 +76,41 @@ class CompiledFunction:
             out = call(args)
             return [out[i] if kind == "plan" else args[i] for kind, i in route]
         return routed
+
+
+class Failed:
+    """In place of an element whose map/filter function failed: the pipeline goes on, and
+    get_next raises `error` for this element only, as TF does (a generator that raised could
+    not resume). Stages that pass these through are in `RESUMABLE`; they keep them in order."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
+
+
+# Names of the dataset classes that pass `Failed` elements through (see resumable_ids).
+RESUMABLE = frozenset(["MapDataset", "FilterDataset", "BatchDataset", "PrefetchDataset", "RepeatDataset",
+                       "TakeDataset", "SkipDataset", "ZipDataset", "ConcatenateDataset", "ShuffleDataset",
+                       "FlatMapDataset", "InterleaveDataset"])
+
+
+def resumable_ids(dataset):
+    """The ids of the datasets under an iterator whose every consumer, up to the iterator, passes
+    `Failed` elements through: only these emit them (any other keeps raising, ending the pipeline,
+    so a stage that does not know markers never sees one)."""
+    ok, bad = set(), set()
+    stack = [(dataset, True)]
+    while stack:
+        ds, aware = stack.pop()
+        (ok if aware else bad).add(id(ds))
+        aware = aware and type(ds).__name__ in RESUMABLE
+        inner = getattr(getattr(ds, "_f", None), "inner", None)  # flat_map/interleave's function
+        for child in list(ds._inputs) + ([inner] if inner is not None else []):
+            if (id(child) in (ok if aware else bad)):
+                continue
+            stack.append((child, aware))
+    return ok - bad
 
 
 class _End:
@@ -146,9 +182,10 @@ def prefetch(make_input, buffer_size, rt):
         t.join(1.0)
 
 
-def parallel_map(make_input, fn, num_parallel_calls, rt):
+def parallel_map(make_input, fn, num_parallel_calls, rt, resumable=False):
     """Yields fn(*element) for each input element, in order, computed by `num_parallel_calls`
-    daemon threads with at most 2 * num_parallel_calls results outstanding."""
+    daemon threads with at most 2 * num_parallel_calls results outstanding; with `resumable`, a
+    failing element yields a `Failed` (input `Failed`s pass through)."""
     n = max(1, int(num_parallel_calls))
     window = 2 * n
     cv = threading.Condition()
@@ -185,10 +222,15 @@ def parallel_map(make_input, fn, num_parallel_calls, rt):
                         cv.notify_all()
                     return
                 state["next_in"] = seq + 1
-            try:
-                out = fn(*element)
-            except BaseException as e:  # noqa: BLE001
-                out = _End(e)
+            if isinstance(element, Failed):
+                out = element
+            else:
+                try:
+                    out = fn(*element)
+                except errors.OpError as e:
+                    out = Failed(e) if resumable else _End(e)
+                except BaseException as e:  # noqa: BLE001
+                    out = _End(e)
             with cv:
                 results[seq] = out
                 cv.notify_all()

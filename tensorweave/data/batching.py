@@ -11,6 +11,7 @@ from ..framework.graph import Tensor
 from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
 from ..framework.tensor_spec import TensorSpec
+from . import _runtime
 from . import structure as _st
 from .dataset_ops import DatasetV1, TensorSliceDataset, _dims
 from .function_datasets import MapDataset
@@ -28,19 +29,31 @@ def _static_int(t):
     return None if v is None else int(v)
 
 
-def batched_generator(make_input, n, drop_remainder, batch):
+def batched_generator(make_input, n, drop_remainder, batch, fused=False):
     """A generator factory: the elements of make_input() gathered n at a time, each list of rows
-    turned into one element by batch(rows); a short last batch unless drop_remainder."""
+    turned into one element by batch(rows); a short last batch unless drop_remainder.
+
+    A `Failed` input element fails its batch, as in TF: right away, dropping the rows gathered so
+    far (BatchDataset), or, when `fused` (a map right before the batch: TF's MapAndBatch), once
+    the batch's n slots are filled, a short last batch failing even with drop_remainder."""
     def make():
         it = make_input()
         try:
-            rows = []
+            rows, failed = [], None
             for element in it:
+                if isinstance(element, _runtime.Failed):
+                    if not fused:
+                        rows = []
+                        yield element
+                        continue
+                    failed = failed or element
                 rows.append(element)
                 if len(rows) == n:
-                    yield batch(rows)
-                    rows = []
-            if rows and not drop_remainder:
+                    yield failed or batch(rows)
+                    rows, failed = [], None
+            if failed:
+                yield failed
+            elif rows and not drop_remainder:
                 yield batch(rows)
         finally:
             it.close()
@@ -103,20 +116,33 @@ class BatchDataset(DatasetV1):
             # Vectorized map: batch the map's input, then run the function once per batch.
             fn = source._batched_fn.bind(valmap, rt.ctx)
             plain = batch
+            resumable = id(source) in rt.resumable
 
             def batch(rows):
-                return tuple(fn(*plain(rows)))
+                return _apply_batched(fn, plain(rows), resumable)
             raw = source._inputs[0]
             if isinstance(raw, TensorSliceDataset):
                 make_batches = raw._bind_batches(valmap, rt, n, drop)
-                return lambda: (tuple(fn(*b)) for b in make_batches())
+                return lambda: (_apply_batched(fn, b, resumable) for b in make_batches())
             make_input = raw._bind(valmap, rt)
         elif type(self) is BatchDataset and isinstance(source, TensorSliceDataset) and not sparse:
             return source._bind_batches(valmap, rt, n, drop)
         else:
             make_input = source._bind(valmap, rt)
 
-        return batched_generator(make_input, n, drop, batch)
+        # (TF fuses a map, parallel or not, with the batch right after it into MapAndBatch)
+        fused = type(self) is BatchDataset and type(source) is MapDataset
+        return batched_generator(make_input, n, drop, batch, fused)
+
+
+def _apply_batched(fn, columns, resumable):
+    """The vectorized map on one batch of columns; its failure fails that batch only."""
+    try:
+        return tuple(fn(*columns))
+    except errors.OpError as e:
+        if not resumable:
+            raise
+        return _runtime.Failed(e)
 
 
 class PaddedBatchDataset(BatchDataset):

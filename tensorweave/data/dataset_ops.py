@@ -18,6 +18,7 @@ from ..framework.sparse_tensor import SparseTensor, SparseTensorValue
 from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
 from ..ragged.ragged_tensor import RaggedTensor
 from ..ragged.ragged_tensor_value import RaggedTensorValue
+from . import _runtime
 from . import structure as _st
 from .specs import element_spec_of
 
@@ -411,13 +412,18 @@ class ZipDataset(DatasetV1):
             its = [m() for m in makes]
             try:
                 while True:
-                    out = ()
+                    out, failed = (), None
                     for it in its:
                         try:
-                            out += tuple(next(it))
+                            element = next(it)
                         except StopIteration:
                             return
-                    yield out
+                        if isinstance(element, _runtime.Failed):
+                            # TF still takes the other inputs' elements, then fails this one
+                            failed = failed or element
+                        else:
+                            out += tuple(element)
+                    yield failed or out
             finally:
                 for it in its:
                     it.close()

@@ -2,6 +2,7 @@
 flat_map and interleave (DatasetV1's methods in dataset_ops.py return these)."""
 
 from ..framework import dtypes as _dtypes
+from ..framework import errors
 from ..framework.constant_op import convert_to_tensor
 from ..framework.func_graph import flatten, func_graph_from_py_func, pack_sequence_as
 from ..framework.graph import Tensor
@@ -89,19 +90,31 @@ class MapDataset(DatasetV1):
         make_input = self._inputs[0]._bind(valmap, rt)
         fn = _st.adapt(self._fn.bind(valmap, rt.ctx), self._inputs[0]._classes, self._classes)
         n = self._num_parallel_calls
+        resumable = id(self) in rt.resumable
+        Failed = _runtime.Failed
         if n is not None and (n == AUTOTUNE or n > 1):
             parallel = 2 if n == AUTOTUNE else n
 
             def make():
-                for out in _runtime.parallel_map(make_input, fn, parallel, rt):
-                    yield tuple(out)
+                for out in _runtime.parallel_map(make_input, fn, parallel, rt, resumable):
+                    yield out if isinstance(out, Failed) else tuple(out)
             return make
 
         def make():
             it = make_input()
             try:
                 for element in it:
-                    yield tuple(fn(*element))
+                    if isinstance(element, Failed):
+                        yield element
+                        continue
+                    try:
+                        out = tuple(fn(*element))
+                    except errors.OpError as e:
+                        if not resumable:
+                            raise
+                        # TF fails this element only: stand in for it and go on.
+                        out = Failed(e)
+                    yield out
             finally:
                 it.close()
         return make
@@ -165,11 +178,25 @@ class _PredicateDataset(DatasetV1):
         make_input = self._inputs[0]._bind(valmap, rt)
         fn = _st.adapt(self._fn.bind(valmap, rt.ctx), self._inputs[0]._classes, [Tensor])
         select = self._select
+        resumable = id(self) in rt.resumable
+
+        def keep(element):
+            return fn(*element)[0]
+
+        if resumable:  # (filter only: take_while is not in RESUMABLE)
+            def keep(element):
+                # A Failed input, or a predicate that fails, is kept as a Failed (TF raises it).
+                if isinstance(element, _runtime.Failed):
+                    return True
+                try:
+                    return fn(*element)[0]
+                except errors.OpError as e:
+                    return _runtime.Failed(e)
 
         def make():
             it = make_input()
             try:
-                yield from select(it, lambda element: fn(*element)[0])
+                yield from select(it, keep)
             finally:
                 it.close()
         return make
@@ -178,7 +205,12 @@ class _PredicateDataset(DatasetV1):
 class FilterDataset(_PredicateDataset):
     @staticmethod
     def _select(elements, keep):
-        return (element for element in elements if keep(element))
+        for element in elements:
+            k = keep(element)
+            if isinstance(k, _runtime.Failed):
+                yield k
+            elif k:
+                yield element
 
 
 class _DatasetFunction:
@@ -227,6 +259,9 @@ class FlatMapDataset(DatasetV1):
             it = make_input()
             try:
                 for element in it:
+                    if isinstance(element, _runtime.Failed):
+                        yield element
+                        continue
                     yield from make_inner(element)
             finally:
                 it.close()
@@ -248,37 +283,54 @@ class InterleaveDataset(FlatMapDataset):
         make_input = self._inputs[0]._bind(valmap, rt)
         make_inner = self._f.bind(valmap, rt)
         cycle, block = int(self._cycle), self._block
+        Failed = _runtime.Failed
 
         def make():
             it = make_input()
+
+            def opened():
+                # (yield from) the next input element's dataset, None at the end; a failed input
+                # element is passed on as met, and the input goes on.
+                for element in it:
+                    if isinstance(element, Failed):
+                        yield element
+                        continue
+                    return make_inner(element)
+                return None
             active = []
             exhausted = False
             try:
                 while True:
                     while len(active) < cycle and not exhausted:
-                        try:
-                            active.append(make_inner(next(it)))
-                        except StopIteration:
+                        inner = yield from opened()
+                        if inner is None:
                             exhausted = True
+                        else:
+                            active.append(inner)
                     if not active:
                         return
                     i = 0
                     while i < len(active):
                         done = False
-                        for _ in range(block):
+                        taken = 0
+                        while taken < block:
                             try:
-                                yield next(active[i])
+                                element = next(active[i])
                             except StopIteration:
                                 done = True
                                 break
+                            yield element
+                            # (TF stays on this input after a failed element: it is not counted)
+                            taken += not isinstance(element, Failed)
                         if done:
                             active.pop(i)
                             if not exhausted:
-                                try:
-                                    active.insert(i, make_inner(next(it)))
-                                    i += 1
-                                except StopIteration:
+                                inner = yield from opened()
+                                if inner is None:
                                     exhausted = True
+                                else:
+                                    active.insert(i, inner)
+                                    i += 1
                         else:
                             i += 1
             finally:

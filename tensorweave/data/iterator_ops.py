@@ -63,6 +63,7 @@ class IteratorResource:
         """Binds `dataset` to the captured values and starts a new pipeline."""
         stop = threading.Event()
         rt = _runtime.PipelineContext(ctx, stop)
+        rt.resumable = _runtime.resumable_ids(dataset)
         make = dataset._bind(valmap, rt)
         with self._lock:
             self._shutdown()
@@ -91,9 +92,13 @@ class IteratorResource:
                                 "you have run the initializer operation for this iterator before getting the "
                                 "next element.")
             try:
-                return next(it)
+                element = next(it)
             except StopIteration:
                 raise errors.OutOfRangeError(None, None, "End of sequence") from None
+        if isinstance(element, _runtime.Failed):
+            # One element failed; the pipeline is intact, so the next call goes on (TF).
+            raise element.error
+        return element
 
     @property
     def initialized(self):

@@ -61,6 +61,9 @@ def _shuffled(it, n, rand):
     buf = [None] * n
     start = end = 0
     for element in it:
+        if isinstance(element, _runtime.Failed):
+            yield element  # TF fails the call that met it, drawing nothing, and goes on
+            continue
         buf[end % n] = element
         end += 1
         if end - start < n:
@@ -128,9 +131,13 @@ class TakeDataset(_CountDataset):
                 return
             it = make_input()
             try:
-                for i, element in enumerate(it):
+                i = 0
+                for element in it:
                     yield element
-                    if count >= 0 and i + 1 >= count:
+                    if isinstance(element, _runtime.Failed):
+                        continue  # (a failed element is not counted, as in TF)
+                    i += 1
+                    if count >= 0 and i >= count:
                         return
             finally:
                 it.close()
@@ -145,8 +152,13 @@ class SkipDataset(_CountDataset):
         def make():
             it = make_input()
             try:
-                for i, element in enumerate(it):
-                    if count < 0 or i < count:
+                i = 0
+                for element in it:
+                    if isinstance(element, _runtime.Failed):
+                        yield element  # (raised even while skipping, and not counted, as in TF)
+                        continue
+                    i += 1
+                    if count < 0 or i <= count:
                         continue
                     yield element
             finally:
