@@ -253,6 +253,9 @@ def sparse_to_indicator(sp_input, vocab_size, name=None):
 # -- SparseFillEmptyRows -------------------------------------------------------------------------
 
 def _fill_shape(op):
+    default = op.inputs[3].shape
+    if default.ndims is not None and default.ndims != 0:  # TF's WithRank(default_value, 0)
+        raise ValueError(f"Shape must be rank 0 but is rank {default.ndims}")
     dense = constant_value(op.inputs[2])
     rows = int(np.asarray(dense).reshape(-1)[0]) if dense is not None and np.size(dense) else None
     n = op.inputs[1].shape[0].value if op.inputs[1].shape.ndims == 1 else None
@@ -496,3 +499,81 @@ def sparse_matmul(a, b, transpose_a=False, transpose_b=False, a_is_sparse=False,
                     attrs={"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b),
                            "a_is_sparse": bool(a_is_sparse), "b_is_sparse": bool(b_is_sparse),
                            "Ta": a.dtype.base_dtype, "Tb": b.dtype.base_dtype})
+
+
+# -- SparseTensor (*, /) dense: SparseDenseCwiseMul / Div / Add --------------------------------
+
+for _op_type in ("SparseDenseCwiseMul", "SparseDenseCwiseDiv", "SparseDenseCwiseAdd"):
+    registry.register_op(_op_type, shape_fn=lambda op: [TensorShape([op.inputs[1].shape[0].value
+                                                                     if op.inputs[1].shape.ndims == 1 else None])])
+registry.no_gradient("SparseDenseCwiseAdd")  # TF registers none (LookupError)
+
+
+def _sparse_dense_cwise_mul_or_div_grad(op, grad, is_mul):
+    """TF's _SparseDenseCwiseMulOrDivGrad: dx from the dense values gathered at the entries
+    (through the broadcast); dy the per-entry products scattered back into y's shape."""
+    array_ops, math_ops = _array(), _math()
+    from .sparse_ops import sparse_add
+    x_indices, x_values, x_shape, y = op.inputs
+    y_shape = math_ops.cast(array_ops.shape(y), _dtypes.int64)
+    num_added_dims = array_ops.expand_dims(array_ops.size(x_shape) - array_ops.size(y_shape), 0)
+    augmented_y_shape = array_ops.concat([array_ops.ones(num_added_dims, _dtypes.int64), y_shape], 0)
+    scaling = x_shape // augmented_y_shape
+    scaled_indices = x_indices // scaling
+    scaled_indices = array_ops.slice(scaled_indices, array_ops.concat([[0], num_added_dims], 0), [-1, -1])
+    dense_vals = array_ops.gather_nd(y, scaled_indices)
+    if is_mul:
+        dx = grad * dense_vals
+        dy_val = grad * x_values
+    else:
+        dx = grad / dense_vals
+        dy_val = grad * (-x_values / math_ops.square(dense_vals))
+    dy = sparse_add(array_ops.zeros_like(y), SparseTensor(scaled_indices, dy_val, y_shape))
+    return [None, dx, None, dy]
+
+
+registry.register_gradient("SparseDenseCwiseMul")(lambda op, grad: _sparse_dense_cwise_mul_or_div_grad(op, grad, True))
+registry.register_gradient("SparseDenseCwiseDiv")(lambda op, grad: _sparse_dense_cwise_mul_or_div_grad(op, grad, False))
+
+
+def _sparse_dense_cwise(op_type, sp_indices, sp_values, sp_shape, dense, name):
+    t = sp_values.dtype.base_dtype
+    return apply_op(op_type, [sp_indices, sp_values, sp_shape, dense], [t], name, attrs={"T": t})
+
+
+# Python 3 true division casts integer operands to float first, as TF's _sparse_dense_truediv.
+_TRUEDIV_TABLE = {_dtypes.uint8: _dtypes.float32, _dtypes.int8: _dtypes.float32, _dtypes.uint16: _dtypes.float32,
+                  _dtypes.int16: _dtypes.float32, _dtypes.int32: _dtypes.float64, _dtypes.int64: _dtypes.float64}
+
+
+def _sparse_dense_truediv(sp_indices, sp_values, sp_shape, y, name):
+    math_ops = _math()
+    with name_scope(name, "truediv", [sp_indices, sp_values, sp_shape, y]) as name:
+        sp_values = convert_to_tensor(sp_values, name="sp_values")
+        y = convert_to_tensor(y, name="y")
+        x_dtype, y_dtype = sp_values.dtype.base_dtype, y.dtype.base_dtype
+        if x_dtype != y_dtype:
+            raise TypeError(f"`x` and `y` must have the same dtype, got {x_dtype!r} != {y_dtype!r}.")
+        dtype = _TRUEDIV_TABLE.get(x_dtype)
+        if dtype is not None:
+            sp_values, y = math_ops.cast(sp_values, dtype), math_ops.cast(y, dtype)
+        return _sparse_dense_cwise("SparseDenseCwiseDiv", sp_indices, sp_values, sp_shape, y, name)
+
+
+def _sparse_binary_operator(op_name, func):
+    """SparseTensor.__<op_name>__(dense), as TF's math_ops installs it: the result keeps the
+    input's indices and dense shape; its values come from one op named `op_name`."""
+    def binary_op_wrapper_sparse(sp_x, y):
+        with name_scope(None, op_name, [sp_x, y]) as name:
+            y = convert_to_tensor(y, dtype=sp_x.dtype.base_dtype, name="y")
+            return SparseTensor(sp_x.indices, func(sp_x.indices, sp_x.values, sp_x.dense_shape, y, name),
+                                sp_x.dense_shape)
+    binary_op_wrapper_sparse.__name__ = f"__{op_name}__"
+    return binary_op_wrapper_sparse
+
+
+SparseTensor.__mul__ = _sparse_binary_operator(
+    "mul", lambda i, v, s, y, name: _sparse_dense_cwise("SparseDenseCwiseMul", i, v, s, y, name))
+SparseTensor.__div__ = _sparse_binary_operator(
+    "div", lambda i, v, s, y, name: _sparse_dense_cwise("SparseDenseCwiseDiv", i, v, s, y, name))
+SparseTensor.__truediv__ = _sparse_binary_operator("truediv", _sparse_dense_truediv)

@@ -70,8 +70,16 @@ def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0
                             f"{sparse_indices.dtype.base_dtype.name} not in list of allowed values: int32, int64")
         output_shape = convert_to_tensor(output_shape, name="output_shape", dtype=sparse_indices.dtype.base_dtype)
         sparse_values = convert_to_tensor(sparse_values, name="sparse_values")
-        default_value = convert_to_tensor(default_value, name="default_value",
-                                          dtype=sparse_values.dtype.base_dtype)
+        try:
+            default_value = convert_to_tensor(default_value, name="default_value",
+                                              dtype=sparse_values.dtype.base_dtype)
+        except TypeError as e:
+            if isinstance(default_value, Tensor):
+                raise
+            # TF's op-def library names the parameter and op around the conversion error
+            raise TypeError(f"Expected {sparse_values.dtype.base_dtype.name} passed to parameter 'default_value' "
+                            f"of op 'SparseToDense', got {default_value!r} of type "
+                            f"'{type(default_value).__name__}' instead. Error: {e}") from None
         t = sparse_values.dtype.base_dtype
         return apply_op("SparseToDense", [sparse_indices, output_shape, sparse_values, default_value], [t],
                         scope, attrs={"validate_indices": bool(validate_indices), "T": t,
@@ -314,8 +322,7 @@ def _reduce_shape(op):
 
 
 registry.register_op("SparseReduceSum", shape_fn=_reduce_shape)
-registry.register_op("SparseReduceMax", shape_fn=_reduce_shape)
-registry.no_gradient("SparseReduceMax")
+registry.register_op("SparseReduceMax", shape_fn=_reduce_shape)  # no gradient in TF (LookupError)
 
 
 @registry.register_gradient("SparseReduceSum")
@@ -448,6 +455,10 @@ def sparse_add(a, b, threshold=0, thresh=None, name=None):
         return apply_op("SparseTensorDenseAdd", [a.indices, a.values, a.dense_shape, b], [b.dtype.base_dtype],
                         name or "SparseTensorDenseAdd")
     b = _sp(b)
+    if b.dtype.base_dtype != a.dtype.base_dtype:
+        # TF's op-def check on the shared type attr T
+        raise TypeError(f"Input 'b_values' of 'SparseAdd' Op has type {b.dtype.base_dtype.name} that does not "
+                        f"match type {a.dtype.base_dtype.name} of argument 'a_values'.")
     thresh = convert_to_tensor(threshold, dtype=a.dtype.base_dtype.real_dtype if hasattr(
         a.dtype.base_dtype, "real_dtype") else a.dtype.base_dtype, name="threshold")
     i, v, s = apply_op("SparseAdd", [a.indices, a.values, a.dense_shape, b.indices, b.values, b.dense_shape,
@@ -578,7 +589,9 @@ def _sdmm_grad(op, grad):
     from .linalg_ops import matrix_transpose
     from .math_matmul_ops import matmul
     b_grad = apply_op("SparseTensorDenseMatMul", [a_indices, a_values, a_shape, grad], [grad.dtype.base_dtype],
-                      "SparseTensorDenseMatMul", attrs={"adjoint_a": not adj_a, "adjoint_b": False})
+                      "SparseTensorDenseMatMul",
+                      attrs={"T": grad.dtype.base_dtype, "Tindices": a_indices.dtype.base_dtype,
+                             "adjoint_a": not adj_a, "adjoint_b": False})
     if adj_b:
         b_grad = matrix_transpose(b_grad, conjugate=True)
     rows, cols = a_indices[:, 0], a_indices[:, 1]
@@ -600,11 +613,17 @@ def sparse_tensor_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=N
     """Dense result of SparseTensor `sp_a` (rank 2) times dense matrix `b`."""
     from ..framework.graph import name_scope
     sp_a = _sp(sp_a)
-    b = convert_to_tensor(b, name="b", dtype=sp_a.dtype.base_dtype)
     with name_scope(name, "SparseTensorDenseMatMul", [sp_a.indices, sp_a.values, b]):
+        # TF converts b on its own (inside the scope) and then checks it against the values' type
+        b = convert_to_tensor(b, name="b")
+        if b.dtype.base_dtype != sp_a.dtype.base_dtype:
+            raise TypeError(f"Input 'b' of 'SparseTensorDenseMatMul' Op has type {b.dtype.base_dtype.name} that "
+                            f"does not match type {sp_a.dtype.base_dtype.name} of argument 'a_values'.")
         return apply_op("SparseTensorDenseMatMul", [sp_a.indices, sp_a.values, sp_a.dense_shape, b],
                         [b.dtype.base_dtype], "SparseTensorDenseMatMul",
-                        attrs={"adjoint_a": bool(adjoint_a), "adjoint_b": bool(adjoint_b)})
+                        # T and Tindices as TF's node carries them (they show in shape-error messages)
+                        attrs={"T": b.dtype.base_dtype, "Tindices": sp_a.indices.dtype.base_dtype,
+                               "adjoint_a": bool(adjoint_a), "adjoint_b": bool(adjoint_b)})
 
 
 def sparse_retain(sp_input, to_retain):
@@ -612,6 +631,10 @@ def sparse_retain(sp_input, to_retain):
     sp_input = _sp(sp_input)
     array_ops = _array()
     to_retain = convert_to_tensor(to_retain, dtype=_dtypes.bool)
+    # TF checks the mask's length against the number of values at graph build time
+    to_retain.shape.assert_has_rank(1)
+    if sp_input.values.shape.ndims is not None:
+        sp_input.values.shape[0].assert_is_compatible_with(to_retain.shape[0])
     where_true = array_ops.reshape(array_ops.where(to_retain), [-1])
     # TF: an Identity of the dense shape, so a partly known shape is not carried over.
     return SparseTensor(array_ops.gather(sp_input.indices, where_true), array_ops.gather(sp_input.values, where_true),

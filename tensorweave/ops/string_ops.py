@@ -24,7 +24,7 @@ from ..framework.constant_op import constant, constant_value, convert_to_tensor
 from ..framework.graph import Tensor, get_default_graph, name_scope
 from ..framework.op_util import apply_op, broadcast_shapes, merge_shapes, unchanged_shape
 from ..framework.sparse_tensor import SparseTensor
-from ..framework.tensor_shape import TensorShape, unknown_shape
+from ..framework.tensor_shape import TensorShape, note_input_value, unknown_shape
 
 # The tf.* names (TF1's top level); the others are reached through tf.strings.
 __all__ = ["as_string", "string_join", "reduce_join", "substr", "string_split", "string_to_number",
@@ -76,6 +76,7 @@ def _reduce_join_shape(op):
         return [unknown_shape()]
     if axes is None:
         return [unknown_shape(rank=shape.ndims) if keep else unknown_shape()]
+    note_input_value(1, axes)  # TF's shape-error message lists the axes it read
     axes = _norm_axes(np.asarray(axes).reshape(-1), shape.ndims, ValueError)
     dims = shape.as_list()
     out = [1 if i in axes else d for i, d in enumerate(dims)] if keep else \
@@ -90,9 +91,8 @@ def _norm_axes(axes, rank, error):
         if not -rank <= a < rank:
             raise error(f"Invalid reduction dimension {a} for input with {rank} dimensions.")
         a %= rank if rank else 1
-        if a in out:
-            raise error(f"Duplicate reduction dimension {a}")
-        out.append(a)
+        if a not in out:  # TF's ReductionShape takes the set of axes; the kernel rejects duplicates
+            out.append(a)
     return out
 
 
@@ -108,10 +108,14 @@ for _t in ("StringJoin", "Substr", "StringSplit", "StringSplitV2", "ReduceJoin",
 
 # -- helpers ---------------------------------------------------------------------------------
 
-def _str_tensor(value, name):
+def _str_tensor(value, name, op_type=None):
     t = convert_to_tensor(value, name=name, preferred_dtype=_dtypes.string) \
         if not isinstance(value, Tensor) else value
     if t.dtype.base_dtype != _dtypes.string:
+        if op_type is not None and isinstance(value, Tensor):
+            # TF's op-def check of a Tensor input
+            raise TypeError(f"Input '{name}' of '{op_type}' Op has type {t.dtype.base_dtype.name} that does not "
+                            "match expected type of string.")
         raise TypeError(f"Input '{name}' expected type string but got {t.dtype.base_dtype.name}.")
     return t
 
@@ -126,7 +130,7 @@ def _str_op(op_type, name, inputs, out_dtype, attrs=None):
             g = v.graph
             break
     with g.as_default(), g.name_scope(name or op_type) as scope:
-        ts = [conv(v, arg) for v, arg, conv in inputs]
+        ts = [conv(v, arg, op_type) if conv is _str_tensor else conv(v, arg) for v, arg, conv in inputs]
         return apply_op(op_type, ts, [out_dtype], scope, attrs=attrs(ts) if callable(attrs) else attrs)
 
 
@@ -152,11 +156,11 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, f
     """Each element formatted as a string, printf-style like TF: floats "%f" (`precision` digits,
     `scientific` "%e", `shortest` "%g"), integers "%d", bools "true"/"false", padded to `width`
     with `fill` (one of ' ', '0', '-', '+', '#' as a printf flag)."""
-    x = convert_to_tensor(input, name="input")
-    return _str_op("AsString", name, [(x, "input", lambda v, a: v)], _dtypes.string,
-                   attrs={"T": x.dtype.base_dtype, "precision": int(precision),
-                          "scientific": bool(scientific), "shortest": bool(shortest),
-                          "width": int(width), "fill": _check_str_attr(fill, "fill")})
+    # converted inside the op's scope ("AsString/input"), as TF's generated wrapper does
+    return _str_op("AsString", name, [(input, "input", lambda v, a: convert_to_tensor(v, name=a))], _dtypes.string,
+                   attrs=lambda ts: {"T": ts[0].dtype.base_dtype, "precision": int(precision),
+                                     "scientific": bool(scientific), "shortest": bool(shortest),
+                                     "width": int(width), "fill": _check_str_attr(fill, "fill")})
 
 
 def string_join(inputs, separator="", name=None):
@@ -164,9 +168,19 @@ def string_join(inputs, separator="", name=None):
     scalars broadcast against the others, which must all have the same shape."""
     separator = _check_str_attr(separator, "separator")
     inputs = list(inputs)
-    return _str_op("StringJoin", name,
-                   [(v, f"inputs_{i}", _str_tensor) for i, v in enumerate(inputs)], _dtypes.string,
-                   attrs={"N": len(inputs), "separator": separator})
+
+    def attrs(ts):
+        # TF's op-def check of a list input names every element's type
+        types = [t.dtype.base_dtype for t in ts]
+        if any(t != _dtypes.string for t in types):
+            raise TypeError(f"Tensors in list passed to 'inputs' of 'StringJoin' Op have types "
+                            f"[{', '.join(t.name for t in types)}] that do not match expected type string.")
+        return {"N": len(inputs), "separator": separator}
+
+    def conv(v, arg):
+        return v if isinstance(v, Tensor) else convert_to_tensor(v, name=arg, preferred_dtype=_dtypes.string)
+    return _str_op("StringJoin", name, [(v, f"inputs_{i}", conv) for i, v in enumerate(inputs)], _dtypes.string,
+                   attrs=attrs)
 
 
 def reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None, reduction_indices=None,
@@ -181,7 +195,7 @@ def reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None, redu
     keep = bool(keepdims if keepdims is not None else keep_dims)
     separator = _check_str_attr(separator, "separator")
     with name_scope(name, "ReduceJoin", [inputs, axis]):
-        x = _str_tensor(inputs, "inputs")
+        x = _str_tensor(inputs, "inputs", "ReduceJoin")
         if axis is None:
             rank = x.shape.ndims
             if rank is None:
@@ -283,6 +297,8 @@ def string_split(source, delimiter=" ", skip_empty=True, sep=None, result_type="
                          f"no RaggedTensor; use result_type='SparseTensor'.")
     with name_scope(name, "StringSplit", [source]):
         delimiter = convert_to_tensor(delimiter, dtype=_dtypes.string)
+        # TF converts it unnamed, after the delimiter ("Const_1"); a non-string Tensor fails there
+        source = convert_to_tensor(source, dtype=_dtypes.string)
         source = _str_tensor(source, "source")
         outs = apply_op("StringSplit", [source, delimiter],
                         [_dtypes.int64, _dtypes.string, _dtypes.int64], "StringSplit",

@@ -188,8 +188,11 @@ def _sparse_reduce_max(op, ctx):
         values = np.asarray(values)
         low = np.finfo(values.dtype).min if values.dtype.kind == "f" else np.iinfo(values.dtype).min
         dense = _to_dense(indices, values, shape, fill=low)
-        out = dense.max(axis=_axes(axes, len(shape)), keepdims=keep)
-        return np.asarray(out, dtype=values.dtype)
+        axes = _axes(axes, len(shape))
+        out = dense.max(axis=axes, keepdims=keep)
+        # TF zero-fills its output and reduces only the groups that have entries
+        present = _to_dense(indices, np.ones(len(values), bool), shape).any(axis=axes, keepdims=keep)
+        return np.asarray(np.where(present, out, 0), dtype=values.dtype)
     return reduce_max
 
 
@@ -208,6 +211,40 @@ def _sparse_reorder(op, ctx):
     return reorder
 
 
+def _strictly_ordered(idx):
+    """Whether the rows of `idx` are in strictly increasing row-major order."""
+    if len(idx) < 2:
+        return True
+    d = idx[1:] - idx[:-1]
+    first = np.argmax(d != 0, axis=1)  # the first differing dimension of each neighbouring pair
+    return bool(np.all(d[np.arange(len(d)), first] > 0))
+
+
+def _merge_walk(ai, av, bi, bv, thresh):
+    """TF's SparseAdd merge of operands that are not in canonical order: one walk over both,
+    comparing row-major; equal indices are summed (and thresholded), the rest copied as met."""
+    out_i, out_v = [], []
+    i = j = 0
+    while i < len(ai) and j < len(bi):
+        a, b = tuple(ai[i]), tuple(bi[j])
+        if a < b:
+            out_i.append(ai[i]), out_v.append(av[i])
+            i += 1
+        elif a > b:
+            out_i.append(bi[j]), out_v.append(bv[j])
+            j += 1
+        else:
+            s = av[i] + bv[j]
+            if thresh <= abs(s):
+                out_i.append(ai[i]), out_v.append(s)
+            i += 1
+            j += 1
+    out_i += list(ai[i:]) + list(bi[j:])
+    out_v += list(av[i:]) + list(bv[j:])
+    rank = ai.shape[1]
+    return (np.asarray(out_i, np.int64).reshape(-1, rank), np.asarray(out_v, dtype=np.result_type(av, bv)))
+
+
 @register_kernel("SparseAdd")
 def _sparse_add(op, ctx):
     def sparse_add(ai, av, ashape, bi, bv, bshape, thresh):
@@ -219,6 +256,9 @@ def _sparse_add(op, ctx):
         vals = np.concatenate([np.asarray(av), np.asarray(bv)])
         if len(idx) == 0:
             return idx, vals, np.asarray(ashape, np.int64)
+        ai, bi = idx[:len(idx) - len(np.asarray(bv))], idx[len(idx) - len(np.asarray(bv)):]
+        if not (_strictly_ordered(ai) and _strictly_ordered(bi)):
+            return _merge_walk(ai, np.asarray(av), bi, np.asarray(bv), thresh) + (np.asarray(ashape, np.int64),)
         order = np.lexsort(idx.T[::-1])
         idx, vals = idx[order], vals[order]
         uniq, inv = np.unique(idx, axis=0, return_inverse=True)
@@ -275,10 +315,15 @@ def _sparse_concat(op, ctx):
         rank = len(shapes[0])
         ax = axis % rank
         if not expand:
-            for s in shapes[1:]:
-                if len(s) != rank or any(s[d] != shapes[0][d] for d in range(rank) if d != ax):
-                    raise _invalid(f"Input shapes must match: expected {_dims(shapes[0])} for input 0 and "
-                                   f"{_dims(s)} for input 1")
+            # TF's SparseConcatOp checks rank, then each non-concat dimension, per input in order
+            for pos, s in enumerate(shapes[1:], 1):
+                if len(s) != rank:
+                    raise _invalid(f"Ranks of all input tensors must match: expected {rank} but got {len(s)} "
+                                   f"at position {pos}")
+                for d in range(rank):
+                    if d != ax and s[d] != shapes[0][d]:
+                        raise _invalid(f"Input shapes must match: expected {shapes[0][d]} for dimension {d} "
+                                       f"but got {s[d]} at position {pos}")
         out_shape = np.max(np.stack(shapes), axis=0) if expand else shapes[0].copy()
         out_shape[ax] = sum(int(s[ax]) for s in shapes)
         parts, offset = [], 0
@@ -306,12 +351,12 @@ def _sparse_reshape(op, ctx):
             known = int(np.prod(new[new != -1]))
             if known == 0 or total % known:
                 raise _invalid(f"Input to reshape is a SparseTensor with {total} dense values, but the requested "
-                               f"shape requires a multiple of {known}. inputShape={_dims(shape)} "
-                               f"outputShape={_dims(new)}")
+                               f"shape requires a multiple of {known}. input_shape={_dims(shape)} "
+                               f"output_shape={_dims(np.where(new == -1, 1, new))}")  # TF holds -1 as 1 here
             new[new == -1] = total // known
         if int(np.prod(new)) != total:
             raise _invalid(f"Input to reshape is a tensor with {total} dense values, but the requested shape has "
-                           f"{int(np.prod(new))}. inputShape={_dims(shape)} outputShape={_dims(new)}")
+                           f"{int(np.prod(new))}. input_shape={_dims(shape)} output_shape={_dims(new)}")
         idx = np.asarray(indices, np.int64).reshape(-1, len(shape))
         flat = np.ravel_multi_index(tuple(idx.T), tuple(shape)) if len(idx) else np.zeros(0, np.int64)
         out = np.stack(np.unravel_index(flat, tuple(new)), axis=1).astype(np.int64) if len(idx) else \
@@ -334,10 +379,16 @@ def _sparse_dense_matmul(op, ctx):
         n_inner = int(shape[0] if adj_a else shape[1])
         if n_inner != b.shape[0]:
             raise _invalid(f"Cannot multiply A and B because inner dimension does not match: {n_inner} vs. "
-                           f"{b.shape[0]}.  Did you forget a transpose?  Dimensions of A: {_dims(shape)}).  "
+                           f"{b.shape[0]}.  Did you forget a transpose?  "
+                           f"Dimensions of A: [{int(shape[0])}, {int(shape[1])}).  "
                            f"Dimensions of B: {_dims(b.shape)}")
-        if len(idx) and (np.any(rows >= n_rows) or np.any(cols >= n_inner) or np.any(idx < 0)):
-            raise _invalid("k (index) out of bounds")
+        # TF's functor checks each entry in order, k (the inner index) before m (the row)
+        k_col, m_col = (0, 1) if adj_a else (1, 0)
+        for e in range(len(idx)):
+            if not 0 <= cols[e] < n_inner:
+                raise _invalid(f"k ({cols[e]}) from index[{e},{k_col}] out of bounds (>={n_inner})")
+            if not 0 <= rows[e] < n_rows:
+                raise _invalid(f"m ({rows[e]}) from index[{e},{m_col}] out of bounds (>={n_rows})")
         vals = np.asarray(values)
         if adj_a:
             vals = vals.conj()

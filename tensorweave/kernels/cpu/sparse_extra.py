@@ -123,7 +123,8 @@ def _sparse_softmax(op, ctx):
     def sparse_softmax(indices, values, shape):
         shape = np.asarray(shape, np.int64).reshape(-1)
         if len(shape) < 2:
-            raise _invalid(f"Input should have rank >= 2, but received shape: {_dims(shape)}")
+            raise _invalid("Input should have rank >= 2, but received shape: "  # TF's SummarizeValue
+                           + " ".join(str(int(d)) for d in np.asarray(shape).reshape(-1)))
         values = np.asarray(values)
         idx = _idx(indices, len(shape))
         if len(values) != len(idx):
@@ -148,9 +149,13 @@ def _make_sparse_sparse(fn):
         def sparse_sparse(ai, av, ashape, bi, bv, bshape):
             ashape = np.asarray(ashape, np.int64).reshape(-1)
             bshape = np.asarray(bshape, np.int64).reshape(-1)
-            if len(ashape) != len(bshape) or (ashape != bshape).any():
-                raise _invalid(f"Operands' shapes do not match: got {_dims(ashape)} and {_dims(bshape)} for "
-                               "the two inputs")
+            # TF's SparseSparseBinaryOpShared: ranks first, then each dimension
+            if len(ashape) != len(bshape):
+                raise _invalid("Operands do not have the same ranks; got shapes: "
+                               f"{' '.join(map(str, ashape))} and {' '.join(map(str, bshape))}")
+            for d in range(len(ashape)):
+                if ashape[d] != bshape[d]:
+                    raise _invalid(f"Operands' shapes do not match: got {ashape[d]} and {bshape[d]} for dimension {d}")
             rank = len(ashape)
             ai, bi = _idx(ai, rank), _idx(bi, rank)
             av, bv = np.asarray(av), np.asarray(bv)
@@ -184,7 +189,7 @@ def _sparse_split(op, ctx):
         d %= rank
         dim = int(shape[d])
         if not 1 <= n <= max(dim, 1) or dim == 0 and n > 1:
-            raise _invalid(f"Input num_split should be between 1 and {dim}, got {n}")
+            raise _invalid(f"Input num_split should be between 1 and the splitting dimension size ({dim}), got {n}")
         idx = _idx(indices, rank)
         values = np.asarray(values)
         size, extra = divmod(dim, n)
@@ -256,3 +261,41 @@ def _sparse_matmul(op, ctx):
             raise _invalid(f"Matrix size-incompatible: In[0]: {_dims(a.shape)}, In[1]: {_dims(b.shape)}")
         return a @ b
     return sparse_matmul
+
+
+def _make_sparse_dense_cwise(fn):
+    """SparseDenseCwise{Mul,Div,Add}: the dense side broadcast to the sparse side (never the other
+    way round, as TF's SparseDenseBinaryOpShared), read at each entry."""
+    def kernel(op, ctx):
+        def sparse_dense_cwise(indices, values, shape, dense):
+            shape = np.asarray(shape, np.int64).reshape(-1)
+            dense = np.asarray(dense)
+            lhs, rhs = list(shape), list(dense.shape)
+            ok = len(lhs) >= len(rhs) and all(a >= b and (b == 1 or a == b)
+                                              for a, b in zip(reversed(lhs), reversed(rhs)))
+            if not ok:
+                raise _invalid("SparseDenseBinaryOpShared broadcasts dense to sparse only; got incompatible "
+                               f"shapes: {_dims(lhs)} vs. {_dims(rhs)}")
+            idx = _idx(indices, len(shape))
+            if idx.size and (np.any(idx < 0) or np.any(idx >= shape)):
+                raise _invalid("Provided indices are out-of-bound w.r.t. dense side with broadcasted shape")
+            full = np.broadcast_to(dense, tuple(int(d) for d in shape))
+            values = np.asarray(values)
+            with np.errstate(all="ignore"):
+                return np.asarray(fn(values, full[tuple(idx.T)]), values.dtype)
+        return sparse_dense_cwise
+    return kernel
+
+
+def _cwise_div(x, y):
+    if np.issubdtype(x.dtype, np.integer):
+        if np.any(y == 0):
+            raise _invalid("Integer division by zero")
+        q = np.abs(x) // np.abs(y)  # C++ division truncates toward zero
+        return np.where((x < 0) != (y < 0), -q, q)
+    return x / y
+
+
+register_kernel("SparseDenseCwiseMul")(_make_sparse_dense_cwise(np.multiply))
+register_kernel("SparseDenseCwiseDiv")(_make_sparse_dense_cwise(_cwise_div))
+register_kernel("SparseDenseCwiseAdd")(_make_sparse_dense_cwise(np.add))

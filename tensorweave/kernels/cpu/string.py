@@ -129,10 +129,9 @@ def _reduce_join(op, ctx):
         for a in axes:
             if not -rank <= a < rank:
                 raise _invalid(f"Invalid reduction dimension {a} for input with {rank} dimensions.")
-            a %= rank
-            if a in norm:
-                raise _invalid(f"Duplicate reduction dimension {a}")
-            norm.append(a)
+            if a % rank in norm:
+                raise _invalid(f"Duplicate reduction dimension {a}")  # TF names the index as given
+            norm.append(a % rank)
         kept = [i for i in range(rank) if i not in norm]
         # TF's order: the first listed axis varies fastest.
         y = np.transpose(x, kept + norm[::-1])
@@ -190,6 +189,10 @@ def _substr(op, ctx):
     chars = op._get_attr("unit") == "UTF8_CHAR"
 
     def substr(x, pos, length):
+        pos, length = np.asarray(pos), np.asarray(length)
+        if pos.shape != length.shape:  # TF's first check, before any broadcasting
+            raise _invalid(f"pos and len should have the same shape, got: [{','.join(map(str, pos.shape))}] vs. "
+                           f"[{','.join(map(str, length.shape))}]")
         x, pos, length = np.broadcast_arrays(np.asarray(x, dtype=object), np.asarray(pos), np.asarray(length))
         out = np.empty(x.shape, dtype=object)
         for i, idx in enumerate(np.ndindex(x.shape)):
@@ -258,6 +261,8 @@ def _string_split(op, ctx):
             s = _b(s)
             if not delim:
                 toks = [s[i:i + 1] for i in range(len(s))]
+            elif not s:
+                toks = []  # TF's SplitOnCharSet yields no token for "" even with skip_empty=False
             else:
                 toks = re.split(b"[" + re.escape(delim) + b"]", s)
                 if skip_empty:

@@ -118,7 +118,7 @@ def _encode_codepoints(cps, codec, policy, repl):
     for c in cps:
         if not _valid_cp(c):
             if policy == "strict":
-                raise _invalid(f"Invalid code point: {c}")
+                raise _invalid("Code point is out of range for Unicode, or is a surrogate.")  # TF's message
             if policy == "ignore":
                 continue
             c = repl
