@@ -391,11 +391,10 @@ def sparse_split(keyword_required=_KeywordRequired(), sp_input=None, num_split=N
         raise ValueError("sp_input is required")
     if num_split is None:
         raise ValueError("num_split is required")
-    if axis is not None and split_dim is not None:
-        raise ValueError("Cannot specify both 'split_dim' and 'axis'.")
-    axis = split_dim if axis is None else axis
-    if axis is None:
+    if axis is None:        # (TF 2.21 asks for axis before it looks at the deprecated split_dim)
         raise ValueError("axis is required")
+    if split_dim is not None:
+        raise ValueError("Cannot specify both 'split_dim' and 'axis'.")
     sp_input = _sp(sp_input)
     num_split = int(num_split)
     if num_split < 1:

@@ -53,7 +53,7 @@ def _string_join_shape(op):
 def _substr_shape(op):
     inp, pos, ln = (t._shape for t in op._inputs)
     if pos.ndims is not None and ln.ndims is not None and pos.ndims != ln.ndims:
-        raise ValueError(f"Shape must be rank {pos.ndims} but is rank {ln.ndims}")
+        raise ValueError(f"Shape must be rank {ln.ndims} but is rank {pos.ndims}")   # (TF's order)
     pos = merge_shapes(pos, ln)
     return [broadcast_shapes(inp, pos)]
 
