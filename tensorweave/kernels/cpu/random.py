@@ -380,6 +380,46 @@ def _multinomial(op, ctx):
     return multinomial
 
 
+def _tf_intra_op_threads():
+    from .parallel import get_intra_op_threads
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, get_intra_op_threads() or cpus)
+
+
+def _multinomial_shard_rows(batch, n, classes):
+    """Rows per shard of TF's CPU Multinomial: Shard -> ThreadPool::ParallelFor -> Eigen's
+    ThreadPoolDevice::parallelFor with cost 50 * (n * log2(classes) + classes) per row (Eigen's
+    CostModel::numThreads, then CalculateParallelForBlock)."""
+    threads = _tf_intra_op_threads()
+    if batch <= 1 or threads <= 1 or classes <= 0:
+        return max(batch, 1)
+    cost = int(50 * (n * math.log(classes) / math.log(2) + classes))
+    total = batch * float(cost)
+    if min(threads, max(1, int((total - 100000) / 100000 + 0.9))) == 1:
+        return batch
+    block_f = 1.0 / (cost / 40000.0) if cost > 0 else float("inf")
+    block = min(batch, max(-(-batch // (4 * threads)), block_f))
+    block = int(block)
+    max_block = min(batch, 2 * block)
+    count = -(-batch // block)
+    best = count / (-(-count // threads) * threads)
+    prev = count
+    while best < 1.0 and prev > 1:
+        coarser = -(-batch // (prev - 1))
+        if coarser > max_block:
+            break
+        c_count = -(-batch // coarser)
+        prev = c_count
+        eff = c_count / (-(-c_count // threads) * threads)
+        if eff + 0.01 >= best:
+            block, count = coarser, c_count
+            best = max(best, eff)
+    return block
+
+
 def multinomial_values(stream, logits, num_samples, out_dtype):
     """TF's CPU Multinomial: reserve 2 * 256 * batch * ceil4(n) blocks; each sample is a double
     from two 32-bit outputs times the row's running total, located in the unnormalized CDF of
@@ -399,8 +439,12 @@ def multinomial_values(stream, logits, num_samples, out_dtype):
     out = np.empty((batch, n), dtype=out_dtype)
     if batch * n == 0:
         return out
-    w = _words(stream, start, 2 * batch * n)
-    u = uint64_to_double(w[0::2], w[1::2]).reshape(batch, n)
+    # Row i's words: its shard's first row b0 starts at 4 * (b0 * (n + 3) // 4) (TF's Skip), and
+    # the rows after it in that shard continue the same sequence, 2 * n words each.
+    shard = _multinomial_shard_rows(batch, n, classes)
+    offs = [4 * ((i - i % shard) * (n + 3) // 4) + 2 * n * (i % shard) for i in range(batch)]
+    w = _words(stream, start, max(offs) + 2 * n)
+    u = np.stack([uint64_to_double(w[o:o + 2 * n:2], w[o + 1:o + 2 * n:2]) for o in offs])
     for i in range(batch):
         row = logits[i]
         finite = np.isfinite(row)
@@ -473,7 +517,8 @@ def gamma_values(stream, n, alphas):
             x = draws.take("normal", active)
             v = 1 + c[active] * x
             ok = v > 0
-            idx, x, v = active[ok], x[ok], v[ok] ** 3
+            idx, x, v = active[ok], x[ok], v[ok]
+            v = v * v * v  # TF: v = v * v * v (two roundings, not pow)
             u = draws.take("uniform", idx)
             accept = (u < 1 - 0.0331 * (x * x) * (x * x)) | (np.log(u) < 0.5 * x * x + d[idx] * (1 - v + np.log(v)))
             done = idx[accept]
