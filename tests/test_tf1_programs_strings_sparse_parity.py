@@ -306,3 +306,16 @@ def test_sparse_reshape_run_time_messages():
                 sess.run(tf.sparse.reshape(p, [5, 3]), feed)
             assert ("Input to reshape is a tensor with 12 dense values, but the requested shape has 15. "
                     "input_shape=[3,4] output_shape=[5,3]") in str(e.value)
+
+
+@pytest.mark.parametrize("op", ["mul", "div"])
+def test_sparse_dense_cwise_gradients_by_finite_differences(op):
+    # (SparseDenseCwiseAdd has no gradient, in TF as here)
+    from tensorweave.testing import check_gradients
+    idx = np.array([[0, 0], [1, 2], [2, 1]], np.int64)
+
+    def build(vals, dense):
+        s = tf.SparseTensor(idx, vals, [3, 4])
+        return (s * dense if op == "mul" else s / dense).values
+    rng = np.random.RandomState(0)
+    check_gradients(build, [rng.rand(3) + 0.5, rng.rand(1, 4) + 0.5])
