@@ -285,3 +285,37 @@ def test_avg_pool_grad_negative_zero_gradient_gives_positive_zero():
     np.testing.assert_array_equal(v, [0, 0, .25, .25, 0, 0, .25, .25, -.5, -.5, 0, 0, -.5, -.5, 0, 0])
     np.testing.assert_array_equal(np.signbit(v), v < 0)
     assert not np.signbit(v2).any()
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("store", [False, True])
+def test_tiled_max_pool_grad_is_bit_equal_to_the_per_tap_kernel(dtype, store):
+    """Windows that tile the input (ksize == strides, no padding) take a path that handles all
+    taps in one NumPy call per pass; it must give the per-tap path's bits: first maxima, ties of
+    zeros and signed zeros, NaN/inf inputs and gradients, rows and columns past the last window."""
+    from tensorweave.kernels.cpu import pooling
+    rng = np.random.RandomState(7)
+    it = pooling._INT_OF[np.dtype(dtype).itemsize]
+    for ks in [(2, 2), (3, 3), (1, 1), (2, 3), (1, 4)]:
+        for hw in [(4, 6), (7, 9), (6, 6), (5, 12)]:
+            for kind in ("relu", "ties", "nan"):
+                x = rng.randn(2, hw[0], hw[1], 3).astype(dtype)
+                if kind == "relu":
+                    x = np.maximum(x, 0)
+                elif kind == "ties":
+                    x = np.round(x).astype(dtype)
+                    x[0, :2, :3] = -0.0
+                else:
+                    x[0, 0, 0, 0], x[1, 1, 1, 1] = np.nan, np.inf
+                y = pooling.max_pool_nhwc(x, ks, ks, "VALID")
+                g = rng.randn(*y.shape).astype(dtype)
+                g.flat[::5], g.flat[1] = -0.0, np.nan
+                tiled = np.empty(x.shape, dtype)
+                pooling._max_pool_grad_into(tiled, x, y, g, ks, ks, "VALID", None, store)
+                # The per-tap path, by hand (what _max_pool_grad_into does for other windows).
+                per_tap = np.zeros(x.shape, dtype)
+                first = g if store else g + dtype(0)
+                oh, ow = y.shape[1:3]
+                for a, b, sl, m in pooling._first_max_masks(x, y, ks, ks, oh, ow):
+                    pooling._select_into(per_tap[sl], first, m)
+                np.testing.assert_array_equal(tiled.view(it), per_tap.view(it))

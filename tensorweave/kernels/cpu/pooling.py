@@ -189,6 +189,10 @@ def _max_pool_grad_into(out, x, y, g, ks, ss, padding, explicit, store=False):
     phase stores g or +0.0 over its whole slab, so only what no such tap covers is zeroed."""
     n, h, w, c = x.shape
     oh, ow, ph, pw = _geometry(x.shape, ks, ss, padding, explicit)
+    if tuple(ks) == tuple(ss) and not (ph[0] or ph[1] or pw[0] or pw[1]) and \
+            g.dtype.itemsize in _INT_OF and g.dtype.kind == "f":
+        _tiled_max_pool_grad_into(out, x, y, g if store else g + g.dtype.type(0), ks)
+        return
     xp_, _ = pad_nhwc(x, ph, pw, value=_lowest(x.dtype))
     padded = xp_ is not x
     dxp = np.empty(xp_.shape, g.dtype) if padded else out
@@ -206,6 +210,41 @@ def _max_pool_grad_into(out, x, y, g, ks, ss, padding, explicit, store=False):
             dxp[sl] += tmp
     if padded:
         out[...] = dxp[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w]
+
+
+def _tiled_max_pool_grad_into(out, x, y, g, ks):
+    """_max_pool_grad_into for windows that tile x (ksize == strides, no padding; rows and
+    columns past the last window get zeros): every tap stores, so out = g at the first maximum
+    of each window, +0.0 elsewhere. The taps are a transposed 6-D view of x, so each pass is one
+    NumPy call over all taps (2x faster than a pass per tap): the masks of all taps at once, the
+    first-maximum rule by a running OR over taps, and one bitwise AND that writes every tap
+    (25% faster than a pass per tap for LeNet's pools)."""
+    n, h, w, c = x.shape
+    kh, kw = ks
+    oh, ow = y.shape[1], y.shape[2]
+    th, tw = oh * kh, ow * kw
+
+    def taps(a):            # (KH, KW, N, OH, OW, C) view of the windows' elements
+        return a[:, :th, :tw].reshape(n, oh, kh, ow, kw, c).transpose(2, 4, 0, 1, 3, 5)
+    taps_first = np.empty((kh, kw) + y.shape, bool)
+    np.equal(taps(x), y, out=taps_first)
+    eq = taps_first.reshape(kh * kw, -1)
+    if kh * kw > 1:
+        seen = eq[0].copy()             # windows whose maximum an earlier tap holds
+        for t in range(1, kh * kw):
+            hit = eq[t] > seen          # eq and not seen: this tap is the first maximum
+            if t + 1 < kh * kw:
+                seen |= eq[t]
+            eq[t] = hit
+    it = _INT_OF[g.dtype.itemsize]
+    # int8 -1 (all bits) at first maxima, widened by the AND's cast: a quarter of the memory
+    # traffic of a full-width mask.
+    ones = np.negative(taps_first.view(np.int8))
+    np.bitwise_and(g.view(it), ones, out=taps(out.view(it)))
+    if th < h:
+        out[:, th:] = 0
+    if tw < w:
+        out[:, :th, tw:] = 0
 
 
 def _pool_grad(x, y, g, ks, ss, padding, explicit, store=False):
