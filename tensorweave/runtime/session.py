@@ -99,6 +99,16 @@ def _feed_array(value, np_dtype):
     return np.asarray(value, dtype=np_dtype)
 
 
+def _utf8_strings(a):
+    """An object array's Python str elements encoded as UTF-8 bytes (a new array), or `a` itself
+    when it holds none."""
+    if not any(isinstance(x, str) for x in a.flat):
+        return a
+    out = np.empty(a.shape, object)
+    out.flat[:] = [x.encode("utf-8") if isinstance(x, str) else x for x in a.flat]
+    return out
+
+
 class _TensorStore:
     """The values stored by fetching tf.get_session_handle (kernels/cpu/session_ops.py)."""
 
@@ -304,6 +314,7 @@ class BaseSession:
             if entry is None:
                 entry = self._entry(key, fetches, feed_dict)
         values = []
+        fed_strings = None
         for key, tensor, np_dtype, shape in entry.feeds:
             v = feed_dict[key]
             if isinstance(v, Tensor):
@@ -317,6 +328,14 @@ class BaseSession:
                 if len(s) != len(shape) or any(d is not None and d != x for d, x in zip(shape, s)):
                     raise ValueError(f"Cannot feed value of shape {s} for Tensor {tensor.name}, which has "
                                      f"shape {tensor.shape}")
+            if np_dtype is object:
+                encoded = _utf8_strings(a)
+                if encoded is not a:
+                    # The graph sees bytes, as TF converts the feed to a string tensor; fetching
+                    # the fed tensor itself returns the value as fed (TF's feed short-cut).
+                    fed_strings = fed_strings or {}
+                    fed_strings[tensor] = a
+                    a = encoded
             values.append(a)
         plan = entry.plan
         if options is not None and run_metadata is not None and getattr(options, "trace_level", 0):
@@ -324,6 +343,9 @@ class BaseSession:
         step = StepContext(next(self._step_ids), options, run_metadata) if plan.needs_step else None
         with np.errstate(all="ignore"):
             results = plan.run(step, values)
+        if fed_strings:
+            results = [fed_strings.get(e, r) if isinstance(e, Tensor) else r
+                       for e, r in zip(entry.elements, results)]
         if entry.single:
             return results[0]
         return entry.rebuild(results)

@@ -229,3 +229,25 @@ def test_control_dependency_on_a_fed_tensor_is_satisfied_by_the_feed():
             assert s.run(mean) == 4.0
             with pytest.raises(tf.errors.InvalidArgumentError):
                 s.run(y)
+
+
+def test_string_feeds_reach_the_graph_as_bytes():
+    """A str fed to a string tensor becomes bytes inside the graph, as TF converts the feed to a
+    tensor, while fetching the fed tensor itself returns the value as fed (recorded from TF 2.21:
+    identity(p) fed 'q' -> b'q'; p itself -> array('q', dtype=object))."""
+    import numpy as np
+    import tensorweave as tf
+    g = tf.Graph()
+    with g.as_default():
+        p = tf.placeholder(tf.string)
+        q = tf.placeholder(tf.string, [2])
+        joined = tf.strings.join([p, "!"])
+    with tf.Session(graph=g) as sess:
+        assert sess.run(tf.identity(p), {p: "q"}) == b"q"
+        assert sess.run(joined, {p: "q"}) == b"q!"
+        fed = sess.run(p, {p: "q"})
+        assert fed.dtype == object and fed.item() == "q"
+        got = sess.run([tf.identity(q), q], {q: ["a", b"bc"]})
+        assert list(got[0]) == [b"a", b"bc"]
+        assert list(got[1]) == ["a", b"bc"]
+        assert list(sess.run(tf.identity(q), {q: np.array(["é", "z"])})) == ["é".encode(), b"z"]
