@@ -224,8 +224,10 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
             value = [v.value if isinstance(v, Dimension) else v for v in value]
     if isinstance(value, Tensor):
         if dtype is not None and not dtype.is_compatible_with(value.dtype):
-            raise ValueError(f"Tensor conversion requested dtype {dtype.base_dtype.name} for Tensor with "
-                             f"dtype {value.dtype.base_dtype.name}: {value!r}")
+            # (TF prefixes the conversion's name, when one is given: "initial_value: ...")
+            raise ValueError(f"{name + ': ' if name else ''}Tensor conversion requested dtype "
+                             f"{dtype.base_dtype.name} for Tensor with dtype {value.dtype.base_dtype.name}: "
+                             f"{value!r}")
         return value
     for _, base_type, fn in _conversion_registry:
         if isinstance(value, base_type):

@@ -218,6 +218,14 @@ def _make_if(pred, then_g, else_g, name):
     return op
 
 
+
+def _not_scalar_error(node, op_text, inputs):
+    """TF's shape-function error for a predicate that is not a scalar, as the node it would be."""
+    from ..framework.graph_elements import _shape_summary
+    return ValueError(f"Shape must be rank 0 but is rank {inputs[0].shape.ndims} for '{{{{node {node}}}}} = "
+                      f"{op_text}({', '.join(t._as_node_def_input() for t in inputs)})' with input shapes: "
+                      f"{', '.join(_shape_summary(t.shape) for t in inputs)}.")
+
 def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, fn2=None):
     """Returns `true_fn()` if `pred` is true else `false_fn()`; only the taken branch runs."""
     if fn1 is not None:
@@ -240,10 +248,12 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
         raise TypeError("'pred' must not be a Python bool.")
     with name_scope(name, "cond", [pred]) as scope:
         pred = convert_to_tensor(pred)
+        # (TF's errors come from the first Switch, of pred on pred, named scope + "Switch")
         if pred.dtype.base_dtype != _dtypes.bool:
-            raise TypeError(f"pred must be a bool tensor, got {pred.dtype.name}")
+            raise TypeError(f"Input 'pred' of 'Switch' Op has type {pred.dtype.base_dtype.name} that "
+                            "does not match expected type of bool.")
         if pred.shape.ndims not in (None, 0):
-            raise ValueError(f"Shape must be rank 0 but is rank {pred.shape.ndims} for 'cond'")
+            raise _not_scalar_error(scope + "Switch", "Switch[T=DT_BOOL]", [pred, pred])
         outer = get_default_graph()
         then_g = _fg.func_graph_from_py_func(scope + "true", true_fn, [], outer, _flat_outputs,
                                              inline_seeds=True)
@@ -440,8 +450,12 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                                              lambda r: [convert_to_tensor(r)], inline_seeds=True)
         body_g = _fg.func_graph_from_py_func(scope + "body", body_fn, specs, outer, lambda r: list(r),
                                              inline_seeds=True)
-        if cond_g.outputs[0].dtype.base_dtype != _dtypes.bool or cond_g.outputs[0].shape.ndims not in (None, 0):
-            raise ValueError(f"cond must return a boolean scalar tensor, got {cond_g.outputs[0]}")
+        # (TF's errors come from the loop's LoopCond op, whose input is cond's result)
+        if cond_g.outputs[0].dtype.base_dtype != _dtypes.bool:
+            raise TypeError(f"Input 'input' of 'LoopCond' Op has type "
+                            f"{cond_g.outputs[0].dtype.base_dtype.name} that does not match expected type of bool.")
+        if cond_g.outputs[0].shape.ndims not in (None, 0):
+            raise _not_scalar_error(scope + "LoopCond", "LoopCond[]", [cond_g.outputs[0]])
         for t, o, s in zip(flat_t, body_g.outputs, invariants):
             if o.dtype.base_dtype != t.dtype.base_dtype:
                 raise TypeError(f"Loop variable {t.name} enters the loop with type {t.dtype.base_dtype.name}, "
