@@ -47,3 +47,47 @@ def test_named_conversion_errors_carry_the_name():
             tf.convert_to_tensor(z, dtype=tf.int32)
         with pytest.raises(ValueError, match="^initial_value: Tensor conversion requested dtype int32"):
             tf.Variable(z, dtype=tf.int32)
+
+
+# Softplus and its gradient, float32, bit patterns recorded from TF 2.21 for x in -20..20 and at
+# the kernel's thresholds (+-13.94): x above -threshold, exp(x) below threshold, else
+# log1p(exp(x)); the gradient g / (exp(-x) + 1) with g = index / 7 (index in TF's probe array).
+_SP_X = [float(v) for v in range(-20, 21)] + [-13.94, -13.95, 13.94, 13.95, 0.5, 1e-3, -1e-3]
+_SP_BITS = [822977587, 834699960, 847434517, 858902297, 871475934, 883178213, 895432248, 907522079,
+            919480887, 931928660, 943614642, 956392837, 967825787, 980348793, 992100124, 1004276846,
+            1016377129, 1028064137, 1040316778, 1050698710, 1060205080, 1067981045, 1074274199,
+            1078139917, 1082168495, 1084241667, 1086329928, 1088423800, 1090519392, 1091567746,
+            1092616240, 1093664786, 1094713351, 1095761922, 1096810496, 1097859072, 1098907648,
+            1099431936, 1099956224, 1100480512, 1101004800, 896336817, 896182265, 1096747582,
+            1096758067, 1064918299, 1060213471, 1060196693]
+_SP_GRAD_BITS = [852121676, 864762359, 876580994, 889439461, 901070886, 913917718, 925590790, 938190953,
+                 950140025, 962505055, 974717582, 986857896, 999320689, 1011240887, 1023934644,
+                 1035601382, 1048352395, 1059601768, 1070963862, 1081306670, 1088721481, 1093190949,
+                 1095588351, 1096827743, 1097429070, 1097753803, 1097969607, 1098144062, 1098303037,
+                 1098456243, 1098607307, 1098757574, 1098907545, 1098982527, 1099057438, 1099132340,
+                 1099207240, 1099282139, 1099357038, 1099431936, 1099506834, 936684947, 936614913,
+                 1105723378, 1105798276, 1100076374, 1097567193, 1097626625]
+
+
+def test_softplus_and_its_gradient_give_tfs_float32_bits():
+    import numpy as np
+    x = np.array(_SP_X, np.float32)
+    g = np.array(list(range(80, 121)) + list(range(201, 208)), np.float32) / np.float32(7)
+    with _graph():
+        xt = tf.constant(x)
+        sp = tf.nn.softplus(xt)
+        dx = tf.gradients(sp, xt, grad_ys=tf.constant(g))[0]
+        with tf.Session() as sess:
+            got, got_dx = sess.run([sp, dx])
+    np.testing.assert_array_equal(got.view(np.uint32), np.array(_SP_BITS, np.uint32))
+    np.testing.assert_array_equal(got_dx.view(np.uint32), np.array(_SP_GRAD_BITS, np.uint32))
+
+
+def test_softplus_half_goes_through_float32_as_tf():
+    import numpy as np
+    with _graph():
+        x = tf.constant(np.array([-5., 5., -20., 0.], np.float16))
+        with tf.Session() as sess:
+            got = sess.run(tf.nn.softplus(x))
+    # (recorded from TF 2.21: log1p(exp(x)) at |x| = 5, where float16's own threshold would not)
+    assert got.tolist() == [0.0067138671875, 5.0078125, 0.0, 0.693359375]

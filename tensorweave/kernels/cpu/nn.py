@@ -79,8 +79,28 @@ def _softplus(op, ctx):
     xp = ctx.xp
 
     def softplus(x):
-        return xp.logaddexp(x, x.dtype.type(0))
+        # TF's kernel: x above -threshold, exp(x) below threshold, else log1p(exp(x)), with
+        # threshold = log(epsilon) + 2 (float32: -13.94); float32 through Eigen's exp and log1p.
+        t = x.dtype.type
+        if x.dtype.kind != "f":
+            return xp.logaddexp(x, t(0))
+        threshold = t(math.log(float(np.finfo(x.dtype).eps))) + t(2)
+        if xp is np and x.dtype.itemsize == 2:
+            # (half and bfloat16 go through float32, threshold included, as TF computes them)
+            return softplus(x.astype(np.float32)).astype(x.dtype)
+        if xp is np and x.dtype == np.float32:
+            return eigen_math.packet_then_scalar(
+                lambda v: _softplus_select(np, v, threshold, eigen_math.pexp, eigen_math.plog1p),
+                lambda v: _softplus_select(np, v, threshold, eigen_math.glibc_expf,
+                                           eigen_math.glibc_log1pf), x)
+        return _softplus_select(xp, x, threshold, xp.exp, xp.log1p)
     return softplus
+
+
+def _softplus_select(xp, x, threshold, exp, log1p):
+    with np.errstate(over="ignore"):
+        e = exp(x)
+        return xp.where(x > -threshold, x, xp.where(x < threshold, e, log1p(e))).astype(x.dtype, copy=False)
 
 
 @register_kernel("Softsign")
@@ -169,7 +189,14 @@ def _softplus_grad(op, ctx):
     xp = ctx.xp
 
     def softplus_grad(g, x):
-        return g * _sigmoid(xp, x)
+        # TF's kernel: g / (exp(-x) + 1)
+        if xp is np and x.dtype == np.float32:
+            e = eigen_math.exp(-x)
+        else:
+            with np.errstate(over="ignore"):
+                e = xp.exp(-x)
+        e += x.dtype.type(1)
+        return xp.divide(g, e).astype(x.dtype, copy=False)
     return softplus_grad
 
 
