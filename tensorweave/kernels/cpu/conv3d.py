@@ -29,7 +29,7 @@ from ...framework import errors
 from ..registry import register_kernel
 from .conv import _for_slices, _out_and_pads, _shape_str, accumulate, scratch
 from .parallel import matmul
-from .pooling import _lowest, _max_of, _select_into, _sum_of
+from .pooling import _lowest, _max_of, _select_into
 
 __all__ = ["conv3d_ndhwc", "conv3d_backprop_input_ndhwc", "conv3d_backprop_filter_ndhwc"]
 
@@ -373,7 +373,7 @@ def _pool_geometry(spatial, ks, ss, padding, others):
 
 
 def _separable(reduce, xp_, ks, ss, outs):
-    """reduce (_max_of / _sum_of) over the window along depth, then rows, then columns."""
+    """reduce (_max_of) over the window along depth, then rows, then columns."""
     y, fresh = xp_, False
     for axis in range(3):
         lead = (slice(None),) * (axis + 1)
@@ -402,7 +402,14 @@ def max_pool3d_ndhwc(x, ks, ss, padding, others=(1, 1, 1, 1)):
 def avg_pool3d_ndhwc(x, ks, ss, padding, others=(1, 1, 1, 1)):
     outs, pads = _pool_geometry(x.shape[1:4], ks, ss, padding, others)
     xp_, _ = pad_ndhwc(x, pads, value=0)
-    out = _separable(_sum_of, xp_, ks, ss, outs)
+    # TF's order (Eigen's mean reducer): 0 + the taps one by one, row-major, / the count of
+    # in-volume taps (padding adds +0.0, a no-op on a sum that starts at +0.0).
+    out = None
+    for _, sl in _tap_slices(ks, outs, ss):
+        if out is None:
+            out = np.add(x.dtype.type(0), xp_[sl])
+        else:
+            out += xp_[sl]
     out /= _window_counts(x.shape[1:4], ks, ss, outs, pads, x.dtype)
     return out
 
@@ -491,9 +498,13 @@ def _avg_pool3d_grad(op, ctx):
         g = _to_ndhwc(g, fmt)
         outs, pads = _pool_geometry((d, h, w), ks, ss, padding, others)
         _check_grad_shape("AvgPool3DGrad", g, (n,) + outs + (c,))
-        gs = g / _window_counts((d, h, w), ks, ss, outs, pads, g.dtype)
+        # TF's kernel: g times the window's 1 / count (a double rounded to the dtype), added into
+        # zeros output by output, columns outermost, then rows, then planes (measured against TF
+        # 2.21): per input element, the taps in the reverse of that order.
+        gs = g * (1.0 / _window_counts((d, h, w), ks, ss, outs, pads, np.float64)).astype(g.dtype)
         dxp = np.zeros((n, d + sum(pads[0]), h + sum(pads[1]), w + sum(pads[2]), c), g.dtype)
-        for _, sl in _tap_slices(ks, outs, ss):
+        taps = sorted(_tap_slices(ks, outs, ss), key=lambda t: (-t[0][2], -t[0][1], -t[0][0]))
+        for _, sl in taps:
             dxp[sl] += gs
         return _from_ndhwc(_crop(dxp, (d, h, w), pads), fmt)
     return avg_pool3d_grad

@@ -82,16 +82,6 @@ def _max_of(views, copy=True):
     return out
 
 
-def _sum_of(views, copy=True):
-    """Elementwise sum of equally shaped views, like _max_of."""
-    if len(views) == 1:
-        return views[0].copy() if copy else views[0]
-    out = np.add(views[0], views[1])
-    for v in views[2:]:
-        out += v
-    return out
-
-
 def max_pool_nhwc(x, ks, ss, padding, explicit=None, with_tap=False):
     oh, ow, ph, pw = _geometry(x.shape, ks, ss, padding, explicit)
     xp_, _ = pad_nhwc(x, ph, pw, value=_lowest(x.dtype))
@@ -321,8 +311,15 @@ def _avg_pool(op, ctx):
         n, h, w, c = x.shape
         oh, ow, ph, pw = _geometry(x.shape, ks, ss, padding, explicit)
         xp_, _ = pad_nhwc(x, ph, pw, value=0)
-        rows = _sum_of([xp_[:, a:a + (oh - 1) * ss[0] + 1:ss[0]] for a in range(ks[0])], copy=False)
-        out = _sum_of([rows[:, :, b:b + (ow - 1) * ss[1] + 1:ss[1]] for b in range(ks[1])])
+        # TF's order (Eigen's mean reducer over the window): 0 + the taps one by one, row-major,
+        # then / the count of in-image taps. (Padding adds +0.0: no change, as the sum starts at
+        # +0.0 it is never -0.0.)
+        out = None
+        for _, _, sl in _taps(ks, ss, oh, ow):
+            if out is None:
+                out = np.add(x.dtype.type(0), xp_[sl])
+            else:
+                out += xp_[sl]
         out /= _window_counts(h, w, ks, ss, oh, ow, ph, pw, x.dtype)
         return _back(out, fmt)
     return avg_pool
@@ -341,15 +338,14 @@ def _avg_pool_grad(op, ctx):
         oh, ow, ph, pw = _geometry(shape, ks, ss, padding, explicit)
         if g.shape != (n, oh, ow, c):
             raise errors.InvalidArgumentError(None, None, "AvgPoolGrad: gradient has the wrong shape")
-        gs = g / _window_counts(h, w, ks, ss, oh, ow, ph, pw, g.dtype)
-        dxp = np.empty((n, h + ph[0] + ph[1], w + pw[0] + pw[1], c), g.dtype)
-        _zero_unwritten(dxp, ks, ss, oh, ow)
-        first = gs + gs.dtype.type(0)   # TF adds into zeros: a -0.0 gradient leaves +0.0
-        for a, b, sl in _taps(ks, ss, oh, ow):
-            if a < ss[0] and b < ss[1]:
-                dxp[sl] = first
-            else:
-                dxp[sl] += gs
+        # TF's kernel: g times the window's 1 / count (a double rounded to the dtype), added
+        # into zeros output by output in row-major order: for any input element that is the
+        # taps in reverse row-major order. (Adding into zeros turns a -0.0 gradient into +0.0.)
+        counts = _window_counts(h, w, ks, ss, oh, ow, ph, pw, np.float64)
+        gs = g * (1.0 / counts).astype(g.dtype)
+        dxp = np.zeros((n, h + ph[0] + ph[1], w + pw[0] + pw[1], c), g.dtype)
+        for _, _, sl in reversed(list(_taps(ks, ss, oh, ow))):
+            dxp[sl] += gs
         return _back(_crop(dxp, h, w, ph, pw), fmt)
     return avg_pool_grad
 
