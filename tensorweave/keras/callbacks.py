@@ -146,7 +146,7 @@ class LambdaCallback(Callback):
     def __init__(self, on_epoch_begin=None, on_epoch_end=None, on_batch_begin=None,
                  on_batch_end=None, on_train_begin=None, on_train_end=None, **kwargs):
         super().__init__()
-        noop = lambda *a: None  # noqa: E731
+        noop = lambda *a, **k: None  # noqa: E731  (the hooks pass logs=...)
         self.on_epoch_begin = on_epoch_begin or noop
         self.on_epoch_end = on_epoch_end or noop
         self.on_batch_begin = on_batch_begin or noop

@@ -350,6 +350,10 @@ class TrainingMixin(LoopsMixin):
                              "`iter(dataset)`.")
         if isinstance(x, dict):
             names = getattr(self, "input_names", None) or []
+            for n in names:
+                if n not in x:
+                    raise ValueError(f'No data provided for "{n}". Need data for each key in: '
+                                     f"{names}")
             return [np.asarray(x[n]) for n in names]
         if isinstance(x, (list, tuple)):
             # TF: a flat list of numbers is one array for a one-input model.

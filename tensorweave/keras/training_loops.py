@@ -18,6 +18,7 @@ the loss through "<output>_sample_weights" placeholders; metrics stay unweighted
 import numpy as np
 
 from . import backend as K
+from .training_generator import GeneratorLoopsMixin, is_generator_or_sequence
 
 
 def _as_list(x):
@@ -78,8 +79,9 @@ def standardize_weights(y, sample_weight=None, class_weight=None, sample_weight_
     return class_sample_weight
 
 
-class LoopsMixin:
-    """The data-feeding loops of Model (see the module docstring)."""
+class LoopsMixin(GeneratorLoopsMixin):
+    """The data-feeding loops of Model (see the module docstring); generators and Sequences go
+    to GeneratorLoopsMixin (training_generator.py)."""
 
     # -- sample weights ------------------------------------------------------------------------
     def _weights_for(self, ys, sample_weight, class_weight):
@@ -295,6 +297,11 @@ class LoopsMixin:
         metrics and "val_*" to per-epoch values."""
         from . import callbacks as cbks_mod
         self._check_compiled()
+        if is_generator_or_sequence(x):
+            return self._fit_generator_like(
+                x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data,
+                shuffle, class_weight, sample_weight, initial_epoch, steps_per_epoch,
+                validation_steps, validation_freq, max_queue_size, workers, use_multiprocessing)
         steps_mode = _is_dataset(x) or steps_per_epoch is not None
         if _is_dataset(x):
             self._ensure_graph_from_dataset(x)
@@ -410,6 +417,13 @@ class LoopsMixin:
         """The loss (averaged over samples, or over steps for a dataset) and metrics on (x, y);
         a scalar when there are no metrics."""
         self._check_compiled()
+        if is_generator_or_sequence(x):
+            results = self._evaluate_generator_like(x, y, batch_size, verbose, sample_weight,
+                                                    steps, callbacks, max_queue_size, workers,
+                                                    use_multiprocessing)
+            if return_dict:
+                return dict(zip(self.metrics_names, _as_list(results)))
+            return results
         steps_mode = _is_dataset(x) or steps is not None
         if steps_mode:
             if _is_dataset(x):
@@ -437,6 +451,9 @@ class LoopsMixin:
                 workers=1, use_multiprocessing=False):
         """The model's outputs on x, computed in batches (default 32) and concatenated; with
         `steps` (or a dataset) one step per element (arrays: all of x each step)."""
+        if is_generator_or_sequence(x):
+            return self._predict_generator_like(x, batch_size, verbose, steps, callbacks,
+                                                max_queue_size, workers, use_multiprocessing)
         if _is_dataset(x) or steps is not None:
             if _is_dataset(x):
                 self._ensure_graph_from_dataset(x)
@@ -504,11 +521,6 @@ class LoopsMixin:
         xs, _ = self._standardize(x, need_y=False)
         outs = self._make_predict_function()(xs)
         return outs[0] if len(outs) == 1 else outs
-
-    def fit_generator(self, *args, **kwargs):
-        raise NotImplementedError("fit_generator is not supported by tensorweave yet")
-
-    evaluate_generator = predict_generator = fit_generator
 
 
 def _batch_shuffle(index_array, batch_size):
