@@ -92,7 +92,11 @@ class Failed:
 # Names of the dataset classes that pass `Failed` elements through (see resumable_ids).
 RESUMABLE = frozenset(["MapDataset", "FilterDataset", "BatchDataset", "PrefetchDataset", "RepeatDataset",
                        "TakeDataset", "SkipDataset", "ZipDataset", "ConcatenateDataset", "ShuffleDataset",
-                       "FlatMapDataset", "InterleaveDataset"])
+                       "FlatMapDataset", "InterleaveDataset", "CacheDataset", "PaddedBatchDataset",
+                       "UnbatchDataset", "WindowDataset", "DenseToSparseBatchDataset", "DenseToRaggedDataset",
+                       "ScanDataset", "ShardDataset", "UniqueDataset", "TakeWhileDataset", "IgnoreErrorsDataset",
+                       "GroupByWindowDataset", "GroupByReducerDataset", "AssertCardinalityDataset",
+                       "_DirectedInterleaveDataset", "_DeviceDataset", "_OptionsDataset"])
 
 
 def resumable_ids(dataset):
@@ -111,6 +115,26 @@ def resumable_ids(dataset):
                 continue
             stack.append((child, aware))
     return ok - bad
+
+
+def whole_pipeline(dataset, valmap, ctx):
+    """The elements for a consumer that runs all of `dataset` in one op (reduce, save, a table
+    or TFRecord writer): failed elements flow through the stages (so ignore_errors inside skips
+    them), and the first one to reach the end raises its error, failing the op as in TF."""
+    rt = PipelineContext(ctx, threading.Event())
+    rt.resumable = resumable_ids(dataset)
+    it = dataset._bind(valmap, rt)()
+
+    def elements():
+        try:
+            for element in it:
+                if isinstance(element, Failed):
+                    raise element.error
+                yield element
+        finally:
+            rt.stop.set()
+            it.close()
+    return elements()
 
 
 class _End:

@@ -6,7 +6,7 @@ import numpy as np
 from ..framework import dtypes as _dtypes
 from ..framework import errors
 from ..framework.constant_op import convert_to_tensor
-from ..framework.func_graph import flatten
+from ..framework.func_graph import flatten, pack_sequence_as
 from ..framework.graph import Tensor
 from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
@@ -130,8 +130,9 @@ class BatchDataset(DatasetV1):
         else:
             make_input = source._bind(valmap, rt)
 
-        # (TF fuses a map, parallel or not, with the batch right after it into MapAndBatch)
-        fused = type(self) is BatchDataset and type(source) is MapDataset
+        # (TF fuses a map, parallel or not, with the batch right after it into MapAndBatch; its
+        # _DenseToRaggedDataset is such a map)
+        fused = type(self) is BatchDataset and type(source) in (MapDataset, DenseToRaggedDataset)
         return batched_generator(make_input, n, drop, batch, fused)
 
 
@@ -153,47 +154,30 @@ class PaddedBatchDataset(BatchDataset):
                 raise TypeError("`padded_batch` is only supported for datasets that produce tensor elements but "
                                 "type spec of elements in the input dataset is not a subclass of TensorSpec: "
                                 f"`{spec}`.")
+        structure = input_dataset._structure
         if padded_shapes is None:
-            padded = list(input_dataset._shapes)
-            if any(s.ndims is None for s in padded):
-                raise ValueError("You must provide `padded_shapes` argument because component has unknown rank.")
+            for i, shape in enumerate(input_dataset._shapes):
+                if shape.ndims is None:
+                    raise ValueError(f"You must provide `padded_shapes` argument because component {i} has "
+                                     f"unknown rank.")
+            raw = list(input_dataset._shapes)
         else:
-            raw = flatten_up_to(input_dataset._structure, padded_shapes)
-            # A dimension may be a scalar tensor (bucket_by_sequence_length's bucket boundary):
-            # unknown statically, its value read when the iterator starts.
-            dim_tensors = [[d if isinstance(d, Tensor) else None for d in s]
-                           if isinstance(s, (list, tuple)) else [] for s in raw]
-            padded = [unknown_shape() if isinstance(s, Tensor) else
-                      as_shape([None if isinstance(d, Tensor) else d for d in s]) if isinstance(s, (list, tuple))
-                      else as_shape(s) for s in raw]
-        for s, p in zip(input_dataset._shapes, padded):
-            if s.ndims is not None and p.ndims is not None and (s.ndims != p.ndims or any(
-                    a is not None and b is not None and a > b for a, b in zip(s.as_list(), p.as_list()))):
-                raise ValueError(f"The padded shape {p} is not compatible with the shape {s} of the "
+            raw = nest_flatten_up_to(structure, padded_shapes)
+        # Each padded shape becomes an int64 vector (-1 for "the batch's longest"), read when the
+        # iterator starts; its static value gives the output shape (TF's _padded_shape_to_tensor).
+        self._padded_tensors, padded = [], []
+        for p, shape in zip(raw, input_dataset._shapes):
+            t, static = _padded_shape_to_tensor(p)
+            if not _padded_shape_fits(static, shape):
+                raise ValueError(f"The padded shape {static} is not compatible with the shape {shape} of the "
                                  f"corresponding input component.")
-        self._padded = [tuple(d for d in (p.as_list() if p.ndims is not None else [])) for p in padded]
-        # TF converts each padded shape (an unnamed Const) and padding value ("padding_value") to a
-        # tensor; made here too so that later ops are uniquified as in TF ("Const_1"...).
-        for p, ts in zip(padded, dim_tensors if padded_shapes is not None else [[]] * len(padded)):
-            if p.ndims is not None and not any(t is not None for t in ts):
-                convert_to_tensor(np.asarray([-1 if d is None else d for d in p.as_list()], np.int64))
-        for v, t in zip(flatten_up_to(input_dataset._structure, padding_values) if padding_values is not None
-                        else [None] * len(input_dataset._types), input_dataset._types):
-            if not isinstance(v, Tensor):
-                convert_to_tensor(v if v is not None else (b"" if t == _dtypes.string else 0), dtype=t,
-                                  name="padding_value")
+            self._padded_tensors.append(t)
+            padded.append(static)
+        self._pad_values = _padding_value_tensors(structure, padding_values, input_dataset._types)
         _drop_remainder_const(self._drop)
-        self._dim_tensors = dim_tensors if padded_shapes is not None else [[] for _ in padded]
-        self._captures = list(self._captures) + [d for ds in self._dim_tensors for d in ds if d is not None]
-        if padding_values is None:
-            self._pad_values = [b"" if t == _dtypes.string else 0 for t in input_dataset._types]
-        else:
-            self._pad_values = [np.asarray(v) if not isinstance(v, Tensor) else v
-                                for v in flatten_up_to(input_dataset._structure, padding_values)]
-            tensors = [v for v in self._pad_values if isinstance(v, Tensor)]
-            self._captures = list(self._captures) + tensors
+        self._captures = list(self._captures) + self._padded_tensors + self._pad_values
         dim = self._shapes[0][0].value if self._shapes and self._shapes[0].ndims else None
-        self._shapes = [TensorShape([dim]).concatenate(TensorShape(list(p))) for p in self._padded]
+        self._shapes = [TensorShape([dim]).concatenate(p) for p in padded]
 
     def _batch(self, rows, valmap=None):
         out = []
@@ -216,29 +200,103 @@ class PaddedBatchDataset(BatchDataset):
         return tuple(out)
 
     def _bind(self, valmap, rt):
-        self._pad_value_arrays = [np.asarray(valmap[v]) if isinstance(v, Tensor) else v for v in self._pad_values]
-        if any(d is not None for ds in self._dim_tensors for d in ds):
-            self._padded = [tuple(int(valmap[t]) if t is not None else d for d, t in zip(p, ts)) if ts else p
-                            for p, ts in zip(self._padded, self._dim_tensors)]
+        self._pad_value_arrays = [np.asarray(valmap[v]) for v in self._pad_values]
+        self._padded = [tuple(None if d < 0 else int(d) for d in np.asarray(valmap[t]).reshape(-1))
+                        for t in self._padded_tensors]
         return BatchDataset._bind(self, valmap, rt)
 
 
-def flatten_up_to(structure, value):
-    """`value` (with the same structure as `structure`, or one shared leaf) flattened."""
-    n = len(flatten(structure))
-    if isinstance(structure, int):
+def _padded_shape_to_tensor(padded):
+    """(int64 vector tensor, static TensorShape) for a `padded_shapes` entry: a shape-like value
+    (None dims as -1), else anything convertible to an int64 vector (tensors, -1 entries)."""
+    from ..framework.constant_op import constant_value
+    try:
+        shape = as_shape(padded)
+        return convert_to_tensor([-1 if d is None else d for d in shape.as_list()], dtype=_dtypes.int64), shape
+    except (TypeError, ValueError):
+        pass
+    t = padded if isinstance(padded, Tensor) else convert_to_tensor(padded, preferred_dtype=_dtypes.int64)
+    if t.shape.ndims is not None and t.shape.ndims != 1:
+        raise ValueError(f"Padded shape {padded} must be a `tf.int64` vector tensor, but its shape was {t.shape}.")
+    if t.dtype.base_dtype != _dtypes.int64:
+        raise TypeError(f"Padded shape {padded} must be a `tf.int64` vector tensor, but its element type was "
+                        f"{t.dtype.base_dtype.name}.")
+    # (TF's constant_value_as_shape: a constant, or a stack of scalars some of which are constant)
+    value = constant_value(t)
+    if value is not None:
+        dims = [None if d < 0 else int(d) for d in np.asarray(value).reshape(-1)]
+    elif t.op.type == "Pack":
+        dims = [constant_value(x) for x in t.op.inputs]
+        dims = [None if d is None or int(d) < 0 else int(d) for d in dims]
+    elif t.shape.ndims == 1 and t.shape[0].value is not None:
+        dims = [None] * t.shape[0].value
+    else:
+        return t, unknown_shape()
+    return t, TensorShape(dims)
+
+
+def _padded_shape_fits(padded, shape):
+    """Whether elements of `shape` can be padded to `padded` (unknown ranks always can)."""
+    if padded.ndims is None or shape.ndims is None:
+        return True
+    return padded.ndims == shape.ndims and all(
+        a is None or b is None or a >= b for a, b in zip(padded.as_list(), shape.as_list()))
+
+
+def _padding_value_tensors(structure, padding_values, types):
+    """One scalar tensor per component (TF's _padding_values_or_default, then
+    _padding_value_to_tensor): None entries take the default (0, or "" for strings); a single
+    value serves every component, and each must match its component's dtype."""
+    def default(t):
+        return "" if t == _dtypes.string else np.zeros((), t.as_numpy_dtype)
+    defaults = [default(t) for t in types]
+    if padding_values is None:
+        flat = defaults
+    elif isinstance(padding_values, (tuple, dict)):
+        # (the structure checks in TF's order: padding_values against the defaults, then the reverse)
+        nest_flatten_up_to(padding_values, pack_sequence_as(structure, defaults))
+        flat = [d if v is None else v for v, d in zip(nest_flatten_up_to(structure, padding_values), defaults)]
+    else:
+        flat = [padding_values] * len(types)
+    out = []
+    for v, t in zip(flat, types):
+        v = convert_to_tensor(v, name="padding_value")
+        if v.shape.ndims not in (None, 0):
+            raise ValueError(f"Invalid `padding_values`. `padding_values` values should be scalars, but got "
+                             f"{v.shape}.")
+        if v.dtype.base_dtype != t:
+            raise TypeError(f"Invalid `padding_values`. `padding_values` values type {v.dtype.base_dtype} does "
+                            f"not match type {t} of the corresponding input component.")
+        out.append(v)
+    return out
+
+
+def nest_flatten_up_to(shallow, value):
+    """`value` flattened down to the leaves of `shallow`, with tf.data's nest rules (tuples and
+    dicts nest, anything else, lists included, is a leaf) and its error messages."""
+    if not isinstance(shallow, (tuple, dict)):
         return [value]
-    if isinstance(structure, dict):
-        return [x for k in sorted(structure) for x in flatten_up_to(structure[k], value[k])]
-    if isinstance(structure, tuple):
-        if not isinstance(value, (tuple, list)) or len(value) != len(structure):
-            return [value] * n
-        return [x for s, v in zip(structure, value) for x in flatten_up_to(s, v)]
-    return [value]
+    if not isinstance(value, (tuple, dict)):
+        raise TypeError(f"If shallow structure is a sequence, input must also be a sequence. Input has type: "
+                        f"'{type(value).__name__}'.")
+    if isinstance(value, dict) != isinstance(shallow, dict):
+        raise TypeError(f"The two structures don't have the same sequence type. Input structure has type "
+                        f"'{type(value).__name__}', while shallow structure has type '{type(shallow).__name__}'.")
+    if len(value) != len(shallow):
+        raise ValueError(f"The two structures don't have the same sequence length. Input structure has length "
+                         f"{len(value)}, while shallow structure has length {len(shallow)}.")
+    if isinstance(shallow, dict):
+        if any(k not in value for k in shallow):
+            raise ValueError(f"The two structures don't have the same keys. Input structure has keys "
+                             f"{sorted(value)}, while shallow structure has keys {sorted(shallow)}.")
+        return [x for k in sorted(shallow) for x in nest_flatten_up_to(shallow[k], value[k])]
+    return [x for s, v in zip(shallow, value) for x in nest_flatten_up_to(s, v)]
 
 
 class UnbatchDataset(DatasetV1):
     def __init__(self, input_dataset):
+        if any(s.ndims == 0 for s in input_dataset._shapes):
+            raise ValueError("Cannot unbatch an input with scalar components.")
         self._inputs = (input_dataset,)
         self._set_element(input_dataset._structure, input_dataset._types,
                           [s[1:] if s.ndims else unknown_shape() for s in input_dataset._shapes],
@@ -251,6 +309,9 @@ class UnbatchDataset(DatasetV1):
 
         def make():
             for element in make_input():
+                if isinstance(element, _runtime.Failed):
+                    yield element  # (a failed batch fails once; its rows are lost, as in TF)
+                    continue
                 if _st.any_sparse(classes):
                     cols = [_st.unbatch_sparse(v) if c is SparseTensor else
                             _st.unbatch_ragged(v) if _st.is_ragged_class(c) and c.ragged_rank else v
@@ -290,6 +351,9 @@ class DenseToRaggedDataset(DatasetV1):
             it = make_input()
             try:
                 for element in it:
+                    if isinstance(element, _runtime.Failed):
+                        yield element
+                        continue
                     yield tuple(v if k is None else _st.dense_to_ragged(v, *k) for v, k in zip(element, conv))
             finally:
                 it.close()

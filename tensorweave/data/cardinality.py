@@ -13,6 +13,7 @@ from ..framework import errors, registry
 from ..framework.op_util import apply_op
 from ..framework.tensor_shape import TensorShape
 from ..kernels.registry import register_kernel
+from . import _runtime
 from . import dataset_ops as _d
 from .batching import _int64_scalar
 from . import experimental_ops as _e
@@ -207,23 +208,38 @@ class AssertCardinalityDataset(_d.DatasetV1):
         def fmt(n):
             return "an infinite number of" if n == INFINITE else ("an unknown number of" if n == UNKNOWN else str(n))
 
+        resumable = id(self) in rt.resumable
+
         def make():
+            # Failed elements pass and are not counted. As in TF, a wrong count fails every
+            # later call too ("at least n" while the input goes on, then "only n" for good).
             count = 0
             it = make_input()
             try:
                 for element in it:
+                    if isinstance(element, _runtime.Failed):
+                        yield element
+                        continue
                     count += 1
                     if expected != INFINITE and count > expected:
-                        raise errors.FailedPreconditionError(
+                        error = errors.FailedPreconditionError(
                             None, None, f"Input dataset was expected to contain {fmt(expected)} elements but "
                                         f"contained at least {count} elements.")
+                        if not resumable:
+                            raise error
+                        yield _runtime.Failed(error)
+                        continue
                     yield element
             finally:
                 it.close()
             if count != expected:
-                raise errors.FailedPreconditionError(
+                error = errors.FailedPreconditionError(
                     None, None, f"Input dataset was expected to contain {fmt(expected)} elements but contained "
                                 f"only {count} elements.")
+                if not resumable:
+                    raise error
+                while True:
+                    yield _runtime.Failed(error)
         return make
 
 

@@ -212,6 +212,7 @@ class DatasetV1:
         ds = InterleaveDataset(self, map_func, cycle_length, block_length)
         if num_parallel_calls is not None:
             ds._tf_name = "_ParallelInterleaveDataset"
+            ds._count_failed = True
         return ds
 
     def filter(self, predicate):

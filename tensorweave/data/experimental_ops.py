@@ -47,13 +47,36 @@ class ShardDataset(DatasetV1):
             raise errors.InvalidArgumentError(None, None, "Index must be between 0 and "
                                                           f"{n - 1} (currently index = {k}).")
         make_input = self._inputs[0]._bind(valmap, rt)
+        Failed = _runtime.Failed
 
         def make():
+            # TF's ShardDataset: each output skips to the next index of the shard, then takes one
+            # element. A failed element met while skipping or taking fails that output and is not
+            # counted (nor are the elements skipped before it), so the shard's phase shifts.
             it = make_input()
+            next_index = 0
             try:
-                for i, element in enumerate(it):
-                    if i % n == k:
-                        yield element
+                while True:
+                    skipped = 0
+                    failed = None
+                    for _ in range((k - next_index) % n):
+                        element = next(it, None)
+                        if element is None:
+                            return
+                        if isinstance(element, Failed):
+                            failed = element
+                            break
+                        skipped += 1
+                    if failed is not None:
+                        yield failed
+                        continue
+                    next_index += skipped
+                    element = next(it, None)
+                    if element is None:
+                        return
+                    if not isinstance(element, Failed):
+                        next_index += 1
+                    yield element
             finally:
                 it.close()
         return make
@@ -133,13 +156,23 @@ class ScanDataset(DatasetV1):
         fn = _st.adapt(self._fn.bind(valmap, rt.ctx), [Tensor] * k + self._inputs[0]._classes,
                        [Tensor] * (k + len(self._types)))
         init = [valmap[t] for t in self._state_init]
+        resumable = id(self) in rt.resumable
 
         def make():
             state = list(init)
             it = make_input()
             try:
                 for element in it:
-                    out = fn(*(list(state) + list(element)))
+                    if isinstance(element, _runtime.Failed):
+                        yield element
+                        continue
+                    try:
+                        out = fn(*(list(state) + list(element)))
+                    except errors.OpError as e:
+                        if not resumable:
+                            raise
+                        yield _runtime.Failed(e)  # (TF: this element fails, the state stays)
+                        continue
                     state = list(out[:k])
                     yield tuple(out[k:])
             finally:
@@ -153,7 +186,11 @@ class TakeWhileDataset(_PredicateDataset):
     @staticmethod
     def _select(elements, keep):
         for element in elements:
-            if not keep(element):
+            k = keep(element)
+            if isinstance(k, _runtime.Failed):
+                yield k  # (a failing predicate fails that element only, as in TF)
+                continue
+            if not k:
                 return
             yield element
 
@@ -177,6 +214,9 @@ class UniqueDataset(DatasetV1):
             it = make_input()
             try:
                 for element in it:
+                    if isinstance(element, _runtime.Failed):
+                        yield element
+                        continue
                     a = np.asarray(element[0])
                     key = (a.shape, a.tobytes()) if a.dtype != object else (a.shape, tuple(a.ravel().tolist()))
                     if key in seen:
@@ -189,32 +229,16 @@ class UniqueDataset(DatasetV1):
 
 
 class IgnoreErrorsDataset(DatasetV1):
+    """The input's elements, leaving out those that fail: a `Failed` element (the stages
+    before pass them on, as this class is in RESUMABLE) is dropped and the input goes on."""
+
     def __init__(self, input_dataset):
         self._inputs = (input_dataset,)
         self._set_element(input_dataset._structure, input_dataset._types, input_dataset._shapes,
                           input_dataset._classes)
 
     def _bind(self, valmap, rt):
-        from .function_datasets import MapDataset
-        source = self._inputs[0]
-        if type(source) is MapDataset:
-            # A map's failing element is skipped and the map goes on with the next one (TF).
-            make_raw = source._inputs[0]._bind(valmap, rt)
-            fn = _st.adapt(source._fn.bind(valmap, rt.ctx), source._inputs[0]._classes, source._classes)
-
-            def make_mapped():
-                it = make_raw()
-                try:
-                    for element in it:
-                        try:
-                            out = tuple(fn(*element))
-                        except errors.OpError:
-                            continue
-                        yield out
-                finally:
-                    it.close()
-            return make_mapped
-        make_input = source._bind(valmap, rt)
+        make_input = self._inputs[0]._bind(valmap, rt)
 
         def make():
             it = make_input()
@@ -225,11 +249,13 @@ class IgnoreErrorsDataset(DatasetV1):
                     except StopIteration:
                         return
                     except errors.OpError:
-                        # A generator that raised is finished; TF's ignore_errors skips the bad
-                        # element and goes on. Pipelines built from generators cannot resume, so
-                        # elements of a per-element map are what this keeps going past.
+                        # A stage that raised (a generator, a file reader) cannot resume: TF would
+                        # skip the error and go on, here the input has ended.
                         return
-                    yield element
+                    if not isinstance(element, _runtime.Failed):
+                        yield element
+                    else:
+                        rt.check()  # (an input failing for good loops here, as in TF: stay cancellable)
             finally:
                 it.close()
         return make
@@ -298,39 +324,37 @@ class WindowDataset(DatasetV1):
                 raise errors.InvalidArgumentError(None, None, f"Window {n} must be positive.")
         make_input = self._inputs[0]._bind(valmap, rt)
         span = (size - 1) * stride + 1
+        n_components = len(self._window_types)
+        Failed = _runtime.Failed
 
         def make():
+            # TF's WindowDataset: a buffer of up to `span` elements (failed ones kept in place);
+            # each output takes every stride-th one, failing if one of those failed, then drops
+            # `shift` elements (reading past the buffer ignores the errors it meets).
             buf = []
             it = make_input()
             try:
                 ended = False
                 while True:
                     while len(buf) < span and not ended:
-                        try:
-                            buf.append(next(it))
-                        except StopIteration:
+                        element = next(it, None)
+                        if element is None:
                             ended = True
-                    if not buf:
+                        else:
+                            buf.append(element)
+                    if not buf or (ended and drop and len(buf) < span):
                         return
-                    rows = buf[:span:stride]
-                    if len(rows) < size and (drop or ended and not rows):
-                        return
-                    yield tuple(_Window([r[i] for r in rows]) for i in range(len(self._window_types)))
-                    if shift >= len(buf):
-                        skip = shift - len(buf)
-                        buf = []
-                        for _ in range(skip):
-                            try:
-                                next(it)
-                            except StopIteration:
+                    rows = buf[::stride]
+                    failed = next((r for r in rows if isinstance(r, Failed)), None)
+                    if len(buf) >= shift:
+                        buf = buf[shift:]
+                    else:
+                        for _ in range(shift - len(buf)):
+                            if ended or next(it, None) is None:
                                 ended = True
                                 break
-                        if ended:
-                            return
-                    else:
-                        buf = buf[shift:]
-                        if ended and not buf:
-                            return
+                        buf = []
+                    yield failed or tuple(_Window([r[i] for r in rows]) for i in range(n_components))
             finally:
                 it.close()
         return make
@@ -367,7 +391,6 @@ def reduce_dataset(dataset, initial_state, reduce_func):
 
 @register_kernel("ReduceDataset")
 def _reduce_dataset_kernel(op, ctx):
-    import threading
     dataset, f = op._get_attr("dataset"), op._get_attr("f")
     k, nd = op._get_attr("n_state"), op._get_attr("n_dataset")
     ds_caps = dataset.all_captures()
@@ -377,14 +400,12 @@ def _reduce_dataset_kernel(op, ctx):
         state = list(values[:k])
         valmap = dict(zip(ds_caps, values[k:k + nd]))
         valmap.update(zip(f.captures, values[k + nd:]))
-        rt = _runtime.PipelineContext(ctx, threading.Event())
         fn = _st.adapt(f.bind(valmap, ctx), [Tensor] * k + dataset._classes, [Tensor] * k)
-        it = dataset._bind(valmap, rt)()
+        it = _runtime.whole_pipeline(dataset, valmap, ctx)
         try:
             for element in it:
                 state = list(fn(*(state + list(element))))
         finally:
-            rt.stop.set()
             it.close()
         state = [np.asarray(s) for s in state]
         return state[0] if n_out == 1 else tuple(state)
@@ -462,7 +483,11 @@ def shuffle_and_repeat(buffer_size, count=None, seed=None):
 def parallel_interleave(map_func, cycle_length, block_length=1, sloppy=False, buffer_output_elements=None,
                         prefetch_input_elements=None):
     # sloppy only lets TF reorder elements; the deterministic order is one TF may give.
-    return lambda ds: _named(ds.interleave(map_func, cycle_length, block_length), "ParallelInterleaveDataset")
+    def apply(ds):
+        out = _named(ds.interleave(map_func, cycle_length, block_length), "ParallelInterleaveDataset")
+        out._count_failed = True  # (a failed element takes its turn, as in TF's parallel interleave)
+        return out
+    return apply
 
 
 def ignore_errors(log_warning=False):
@@ -516,14 +541,12 @@ def _single_element(dataset):
 
 @register_kernel("DatasetToSingleElement")
 def _single_element_kernel(op, ctx):
-    import threading
     dataset = op._get_attr("dataset")
     caps = dataset.all_captures()
     n = len(op._outputs)
 
     def single(*values):
-        rt = _runtime.PipelineContext(ctx, threading.Event())
-        it = dataset._bind(dict(zip(caps, values)), rt)()
+        it = _runtime.whole_pipeline(dataset, dict(zip(caps, values)), ctx)
         try:
             try:
                 element = next(it)
@@ -536,7 +559,6 @@ def _single_element_kernel(op, ctx):
             else:
                 raise errors.InvalidArgumentError(None, None, "Dataset had more than one element.")
         finally:
-            rt.stop.set()
             it.close()
         out = [np.asarray(v) for v in element]
         return out[0] if n == 1 else tuple(out)

@@ -54,6 +54,10 @@ class MapDataset(DatasetV1):
             result = _listless(result)
             if isinstance(result, DatasetV1):
                 raise TypeError("map_func returned a Dataset; use flat_map or interleave for that.")
+            if result is None or not flatten(result):
+                # (TF's message: the op gets an empty list of output types)
+                op = "MapDataset" if num_parallel_calls is None else "ParallelMapDatasetV2"
+                raise ValueError(f"Attr 'output_types' of '{op}' Op passed list of length 0 less than minimum 1.")
             leaves = [x if isinstance(x, (SparseTensor, RaggedTensor)) else convert_to_tensor(x)
                       for x in flatten(result)]
             holder["structure"] = pack_sequence_as(result, list(range(len(leaves))))
@@ -183,7 +187,7 @@ class _PredicateDataset(DatasetV1):
         def keep(element):
             return fn(*element)[0]
 
-        if resumable:  # (filter only: take_while is not in RESUMABLE)
+        if resumable:
             def keep(element):
                 # A Failed input, or a predicate that fails, is kept as a Failed (TF raises it).
                 if isinstance(element, _runtime.Failed):
@@ -269,6 +273,10 @@ class FlatMapDataset(DatasetV1):
 
 
 class InterleaveDataset(FlatMapDataset):
+    # TF's parallel interleaves (num_parallel_calls, experimental.parallel_interleave) count a
+    # failed element in its block; the sequential one stays on the input that failed.
+    _count_failed = False
+
     def __init__(self, input_dataset, map_func, cycle_length=None, block_length=1):
         DatasetV1.__init__(self)
         self._inputs = (input_dataset,)
@@ -284,6 +292,7 @@ class InterleaveDataset(FlatMapDataset):
         make_inner = self._f.bind(valmap, rt)
         cycle, block = int(self._cycle), self._block
         Failed = _runtime.Failed
+        count_failed = self._count_failed
 
         def make():
             it = make_input()
@@ -320,8 +329,7 @@ class InterleaveDataset(FlatMapDataset):
                                 done = True
                                 break
                             yield element
-                            # (TF stays on this input after a failed element: it is not counted)
-                            taken += not isinstance(element, Failed)
+                            taken += count_failed or not isinstance(element, Failed)
                         if done:
                             active.pop(i)
                             if not exhausted:

@@ -134,13 +134,17 @@ class GroupByWindowDataset(DatasetV1):
             size_fn = self._size_fn.bind(valmap, rt.ctx)
             size_of = lambda key: int(size_fn(np.array(key, np.int64))[0])  # noqa: E731
         make_inner = self._reduce.bind(valmap, rt)
+        key_of = _failing_key(key_fn, id(self) in rt.resumable)
 
         def make():
             groups, sizes = {}, {}
             it = make_input()
             try:
                 for element in it:
-                    key = int(key_fn(*element)[0])
+                    key = key_of(element)
+                    if isinstance(key, _runtime.Failed):
+                        yield key
+                        continue
                     if key not in groups:
                         if key not in sizes:
                             size = size_of(key)
@@ -236,13 +240,17 @@ class GroupByReducerDataset(DatasetV1):
         k = self._n_state
         red_fn = _st.adapt(self._red.bind(valmap, rt.ctx), [Tensor] * k + source._classes, [Tensor] * k)
         fin_fn = self._fin.bind(valmap, rt.ctx)
+        key_of = _failing_key(key_fn, id(self) in rt.resumable)
 
         def make():
             states = {}
             it = make_input()
             try:
                 for element in it:
-                    key = int(key_fn(*element)[0])
+                    key = key_of(element)
+                    if isinstance(key, _runtime.Failed):
+                        yield key
+                        continue
                     if key not in states:
                         states[key] = list(init_fn(np.array(key, np.int64)))
                     states[key] = list(red_fn(*(states[key] + list(element))))
@@ -251,6 +259,21 @@ class GroupByReducerDataset(DatasetV1):
             for key in sorted(states):
                 yield tuple(fin_fn(*states[key]))
         return make
+
+
+def _failing_key(key_fn, resumable):
+    """element -> its int key, or a `Failed` for a failed element or (when `resumable`) a failing
+    key function: TF fails that element only, and the groups gathered so far go on."""
+    def key_of(element):
+        if isinstance(element, _runtime.Failed):
+            return element
+        try:
+            return int(key_fn(*element)[0])
+        except errors.OpError as e:
+            if not resumable:
+                raise
+            return _runtime.Failed(e)
+    return key_of
 
 
 def _as_args(value):

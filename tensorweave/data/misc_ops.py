@@ -153,7 +153,6 @@ class TFRecordWriter:
 
 @register_kernel("DatasetToTFRecord")
 def _to_tfrecord_kernel(op, ctx):
-    import threading
     from ..lib.io import tf_record
     from . import _runtime
     dataset = op._get_attr("dataset")
@@ -164,15 +163,13 @@ def _to_tfrecord_kernel(op, ctx):
         fname = fname.decode() if isinstance(fname, bytes) else str(fname)
         comp = np.asarray(compression).item()
         comp = comp.decode() if isinstance(comp, bytes) else (comp or "")
-        rt = _runtime.PipelineContext(ctx, threading.Event())
-        it = dataset._bind(dict(zip(caps, values)), rt)()
+        it = _runtime.whole_pipeline(dataset, dict(zip(caps, values)), ctx)
         writer = tf_record.TFRecordWriter(fname, tf_record.TFRecordOptions(comp))
         try:
             for (record,) in it:
                 r = np.asarray(record).item()
                 writer.write(r if isinstance(r, bytes) else str(r).encode())
         finally:
-            rt.stop.set()
             it.close()
             writer.close()
     return run

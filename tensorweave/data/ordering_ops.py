@@ -187,7 +187,8 @@ class PrefetchDataset(DatasetV1):
 class CacheDataset(DatasetV1):
     """Caches the elements of the first complete pass and replays them: in memory (per session)
     without a filename, else in files under `filename` that later passes, sessions and processes
-    read instead of the input (cache_file.py)."""
+    read instead of the input (cache_file.py). A failed element is passed on but not cached, so
+    the replays leave it out (TF)."""
 
     _tf_name = "CacheDataset"
 
@@ -215,7 +216,8 @@ class CacheDataset(DatasetV1):
             it = make_input()
             try:
                 for element in it:
-                    rows.append(element)
+                    if not isinstance(element, _runtime.Failed):
+                        rows.append(element)  # (TF caches the good elements; replays skip the error)
                     yield element
             finally:
                 it.close()
@@ -235,7 +237,8 @@ class CacheDataset(DatasetV1):
             complete = False
             try:
                 for element in it:
-                    writer.add(element)
+                    if not isinstance(element, _runtime.Failed):
+                        writer.add(element)  # (as in memory: a failed element is not cached)
                     yield element
                 complete = True
             finally:

@@ -15,7 +15,6 @@ import hashlib
 import json
 import os
 import random
-import threading
 
 from ..framework import dtypes as _dtypes
 from ..framework import errors, registry
@@ -118,11 +117,10 @@ def _save_kernel(op, ctx):
 
     def save_dataset(path, *values):
         path = _str(path)
-        rt = _runtime.PipelineContext(ctx, threading.Event())
         run_dir = os.path.join(path, str(random.getrandbits(63)))
         os.makedirs(run_dir, exist_ok=True)
         writer = cache_file.Writer(os.path.join(run_dir, "00000000"))
-        it = dataset._bind(dict(zip(caps, values)), rt)()
+        it = _runtime.whole_pipeline(dataset, dict(zip(caps, values)), ctx)
         try:
             for element in it:
                 writer.add(element)
@@ -130,7 +128,6 @@ def _save_kernel(op, ctx):
             writer.abandon()
             raise
         finally:
-            rt.stop.set()
             it.close()
         writer.finish()
         with open(os.path.join(path, _METADATA), "w") as f:

@@ -6,7 +6,6 @@ dataset captures; its kernel runs the pipeline to the end and imports its (key, 
 the table is filled when `tf.tables_initializer()` runs, as in TF.
 """
 
-import threading
 
 import numpy as np
 
@@ -57,15 +56,13 @@ def _init_from_dataset_kernel(op, ctx):
     caps = dataset.all_captures()
 
     def initialize_table_from_dataset(table, *values):
-        rt = _runtime.PipelineContext(ctx, threading.Event())
-        it = dataset._bind(dict(zip(caps, values)), rt)()
+        it = _runtime.whole_pipeline(dataset, dict(zip(caps, values)), ctx)
         keys, vals = [], []
         try:
             for k, v in it:
                 keys.append(np.asarray(k).item())
                 vals.append(np.asarray(v).item())
         finally:
-            rt.stop.set()
             it.close()
         table.initialize(keys, vals)
     return initialize_table_from_dataset
