@@ -151,6 +151,9 @@ def gather(params, indices, validate_indices=None, name=None, axis=None, batch_d
         if axis is None:
             axis = batch_dims
         a = _index_tensor(axis, "axis", "axis", "GatherV2")
+        av = constant_value(a)
+        if av is not None and np.ndim(av) == 0 and int(av) == 0:
+            batch_dims = 0   # TF's gather drops batch_dims when axis is 0 (a GatherV2 without it)
         return apply_op("GatherV2", [params, indices, a], [_base(params)], scope,
                         attrs={"Tparams": _base(params), "Tindices": _base(indices), "Taxis": _base(a),
                                "batch_dims": int(batch_dims)})

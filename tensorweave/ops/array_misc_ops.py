@@ -2,6 +2,8 @@
 permutations, unique, setdiff1d, matrix_band_part, diag, broadcast shapes, meshgrid.
 """
 
+import weakref
+
 import numpy as np
 
 from ..framework import dtypes as _dtypes
@@ -85,6 +87,25 @@ def _select_v2_shape(op):
 
 
 registry.register_op("SelectV2", shape_fn=_select_v2_shape)
+
+
+FOLDED_SELECTS = weakref.WeakSet()   # the SelectV2 ops whose constant value shape inference sees
+
+
+@registry.register_static_value("SelectV2")
+def _select_v2_value(op, value_of):
+    # TF's shape inference evaluates tf.linspace's where_v2(num >= 0, ...) feeding its Range, so
+    # a negative constant num fails while building; other SelectV2s it leaves unknown (sparse
+    # expand_dims's shape stays [None, None, 1]), so only linspace marks its op
+    if op not in FOLDED_SELECTS:
+        return None
+    c, x, y = (value_of(t) for t in op._inputs)
+    if c is None or x is None or y is None:
+        return None
+    try:
+        return np.asarray(np.where(c, x, y), dtype=op._outputs[0]._dtype.as_numpy_dtype)
+    except ValueError:
+        return None   # not broadcastable: the kernel reports it
 
 
 @registry.register_gradient("SelectV2")

@@ -88,8 +88,8 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):
         if dt is None:
             for a in args:
                 if _base(a) not in _RANGE_ORDER:
-                    raise TypeError(f"Range arguments must be int32, int64, float32 or float64, got "
-                                    f"{_base(a).name}")
+                    # TF's range asserts this (a bare AssertionError)
+                    raise AssertionError()
             dt = max((_base(a) for a in args), key=_RANGE_ORDER.index)
         args = [_cast(a, dt) for a in args]
         return apply_op("Range", args, [dt], scope, attrs={"Tidx": dt})
@@ -119,7 +119,7 @@ def linspace(start, stop, num, name=None, axis=0):
     from . import math_ops as m
     from .array_gather_ops import broadcast_to
     from .array_join_ops import concat
-    from .array_misc_ops import broadcast_dynamic_shape, where_v2
+    from .array_misc_ops import FOLDED_SELECTS, broadcast_dynamic_shape, where_v2
     from .array_ops import zeros_like
     from .array_reshape_ops import expand_dims, reshape
     from .array_slice_ops import slice as _slice
@@ -150,6 +150,7 @@ def linspace(start, stop, num, name=None, axis=0):
         e_start = m.cast(e_start, delta.dtype)
         e_stop = m.cast(e_stop, delta.dtype)
         range_end = where_v2(num_int >= 0, n_steps, -1)
+        FOLDED_SELECTS.add(range_end.op)   # TF folds this one in shape inference (see SelectV2)
         desired = m.cast(range(1, range_end, dtype=_dtypes.int64), delta.dtype)
         mask = m.equal(axis_t, range(ndims))
         desired = reshape(desired, where_v2(mask, num_fill, 1))

@@ -75,7 +75,9 @@ def _batch_mat_mul(x, y, adj_x=False, adj_y=False, name="MatMul", grad_x=False, 
         "grad_y": bool(grad_y)})
 
 
-_MATMUL_TYPES = ("bfloat16", "float16", "float32", "float64", "int32", "int64", "complex64", "complex128")
+# MatMul's op def; the unsigned types have no CPU kernel (a run-time error, as TF)
+_MATMUL_TYPES = ("bfloat16", "float16", "float32", "float64", "int32", "int64", "uint8", "uint16", "uint32",
+                 "uint64", "complex64", "complex128")
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,

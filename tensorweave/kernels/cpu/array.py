@@ -830,7 +830,9 @@ def _unique(op, ctx):
     def unique(x):
         if x.ndim != 1:
             raise _bad(f"unique expects a 1D vector.")
-        u, first, inv = xp.unique(x, return_index=True, return_inverse=True)
+        # TF hashes values: every NaN is its own element (NumPy would merge them)
+        kw = {"equal_nan": False} if xp is np and x.dtype.kind in "fc" else {}
+        u, first, inv = xp.unique(x, return_index=True, return_inverse=True, **kw)
         order = xp.argsort(first, kind="stable")
         rank = xp.empty_like(order)
         rank[order] = xp.arange(order.size)

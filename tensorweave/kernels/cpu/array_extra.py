@@ -43,7 +43,8 @@ def _unique_with_counts(op, ctx):
     def unique_with_counts(x):
         if x.ndim != 1:
             raise _bad("unique expects a 1D vector.")
-        u, first, inv, cnt = np.unique(x, return_index=True, return_inverse=True, return_counts=True)
+        kw = {"equal_nan": False} if x.dtype.kind in "fc" else {}   # every NaN distinct, as TF
+        u, first, inv, cnt = np.unique(x, return_index=True, return_inverse=True, return_counts=True, **kw)
         order = np.argsort(first, kind="stable")
         rank = np.empty_like(order)
         rank[order] = np.arange(order.size)

@@ -89,8 +89,21 @@ for _t, _f in [("Add", np.add), ("AddV2", np.add), ("Sub", np.subtract), ("Mul",
                ("Less", np.less), ("LessEqual", np.less_equal), ("Greater", np.greater),
                ("GreaterEqual", np.greater_equal), ("LogicalAnd", np.logical_and),
                ("LogicalOr", np.logical_or), ("LogicalNot", np.logical_not), ("Conj", np.conjugate),
-               ("Real", np.real), ("Imag", np.imag), ("ComplexAbs", np.absolute)]:
+               ("Real", np.real), ("Imag", np.imag)]:
     _ufunc(_t, _f)
+
+
+@register_kernel("ComplexAbs")
+def _complex_abs(op, ctx):
+    # std::abs of a complex is hypot(re, im) in the input precision: |-3+0.5j| is 3.0413814 in
+    # TF, NumPy's complex64 absolute gives 3.0413811
+    if ctx.xp is not np:
+        return ctx.xp.absolute
+
+    def complex_abs(z):
+        z = np.asarray(z)
+        return np.hypot(z.real, z.imag)
+    return complex_abs
 
 
 # Which operand a tie (-0.0 vs 0.0) keeps in TF's Maximum/Minimum: Eigen's packet path (AVX:
@@ -157,10 +170,25 @@ def _tf_rounded(op_type, fast, exact):
 
     @register_kernel(op_type)
     def factory(op, ctx):
-        if ctx.xp is not np or op._inputs[0]._dtype.base_dtype.as_numpy_dtype is not np.float32:
+        dt = op._inputs[0]._dtype.base_dtype
+        if ctx.xp is np and dt.name in _HALF_TYPES:
+            return via_float32(tf_rounded, dt.as_numpy_dtype)
+        if ctx.xp is not np or dt.as_numpy_dtype is not np.float32:
             return getattr(ctx.xp, fast.__name__, fast)
         return tf_rounded
     return factory
+
+
+_HALF_TYPES = ("float16", "bfloat16")
+
+
+def via_float32(fn, dt):
+    """fn on float16/bfloat16 x as Eigen computes it: in float32 (Eigen's float kernels), rounded
+    once to dt (computing in float16 would round each step: sigmoid(2.2) printed 0.9, TF 0.9004)."""
+    def half_via_float32(x):
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            return np.asarray(fn(np.asarray(x, np.float32))).astype(dt)
+    return half_via_float32
 
 
 _P_ANY = 1                              # any size may sit anywhere in a group
@@ -193,6 +221,12 @@ for _t, _f, _e in [("Exp", np.exp, eigen_math.exp), ("Log", np.log, eigen_math.l
 
 @register_kernel("SquaredDifference")
 def _squared_difference(op, ctx):
+    if op._inputs[0]._dtype.base_dtype.is_complex:
+        def squared_difference_complex(x, y):   # TF's is (x - y) * conj(x - y): |x - y|^2 + 0j
+            d = np.subtract(x, y)
+            return d * np.conj(d)
+        return squared_difference_complex
+
     def squared_difference(x, y):
         d = np.subtract(x, y)
         return np.multiply(d, d, out=d) if isinstance(d, np.ndarray) else d * d
@@ -217,11 +251,28 @@ def _sigmoid_any(x, one):
 _sigmoid_f32.siblings = _siblings(_sigmoid_f32, eigen_math.sigmoid, eigen_math.PACKET)
 
 
+def _sigmoid_half(dt):
+    """Eigen's scalar_logistic_op on float16/bfloat16: e = exp(x), e / (1 + e) (1 where e is inf),
+    each step computed in float32 and rounded to dt (measured on TF 2.21)."""
+    exp = via_float32(eigen_math.exp, dt)
+
+    def sigmoid_half(x):
+        e = np.asarray(exp(x))
+        f = e.astype(np.float32)
+        with np.errstate(over="ignore", invalid="ignore"):
+            d = (f + np.float32(1)).astype(dt).astype(np.float32)
+            r = (f / d).astype(dt)
+        return np.where(np.isinf(f), dt.type(1), r).astype(dt)
+    return sigmoid_half
+
+
 @register_kernel("Sigmoid")
 def _sigmoid(op, ctx):
     one = op._inputs[0]._dtype.base_dtype.as_numpy_dtype(1)
     if ctx.xp is np and one.dtype == np.float32:
         return _sigmoid_f32
+    if ctx.xp is np and one.dtype.name in _HALF_TYPES:
+        return _sigmoid_half(one.dtype)
 
     def sigmoid(x):
         return _sigmoid_any(x, one)
@@ -402,8 +453,10 @@ def _truncatemod(op, ctx):
 def _pow(op, ctx):
     if _is_int(op):
         exp = constant_value(op._inputs[1]) if op._inputs[1]._op._type == "Const" else None
-        if exp is not None and np.size(exp) and np.all(exp == -1):
-            # Grappler's ConvertPow makes pow(x, -1) a Reciprocal, which has no integer kernel
+        # Grappler's ConvertPow makes pow(x, -1) a Reciprocal, which has no integer kernel; but
+        # Grappler skips graphs of fewer than 4 nodes (min_graph_nodes), where Pow's own error
+        # stands (measured on TF 2.21)
+        if exp is not None and np.size(exp) and np.all(exp == -1) and op.graph.version >= 4:
             def pow_reciprocal(x, y):
                 raise errors.NotFoundError(None, None, f"No registered 'Reciprocal' OpKernel for 'CPU' "
                                                        f"devices compatible with node {{{{node {op.name}}}}}")
@@ -468,6 +521,39 @@ def _accumulate(out, x):
     return np.add(out, x)
 
 
+# Out-of-range floats cast to uint32/uint64 as TF's x86 build does (measured on TF 2.21; NumPy
+# gives 0 for most of them). uint32: Eigen converts whole packets of 8 through int32 (values in
+# [-2^31, 2^32) wrap as int32 would, anything else, NaN included, is 2^31) and the last n % 8
+# through int64 (wrapped modulo 2^32; 0 outside int64). uint64: values in [-2^63, 0) wrap as int64,
+# those outside [-2^63, 2^64) and NaN are 2^63.
+_U32_PACKET = 8
+
+
+def _float_to_uint32(x):
+    with np.errstate(invalid="ignore", over="ignore"):
+        t = np.trunc(np.asarray(x, np.float64)).reshape(-1)
+        out = np.empty(t.size, np.uint32)
+        cut = t.size - t.size % _U32_PACKET
+        p = t[:cut]
+        ok = (p >= -2.0 ** 31) & (p < 2.0 ** 32)
+        out[:cut] = np.where(ok, np.where(ok, p, 0).astype(np.int64), 2 ** 31).astype(np.uint32)
+        q = t[cut:]
+        ok = (q >= -2.0 ** 63) & (q < 2.0 ** 63)
+        out[cut:] = np.where(ok, q, 0).astype(np.int64).astype(np.uint32)
+    return out.reshape(np.shape(x)) if np.ndim(x) else out[0]
+
+
+def _float_to_uint64(x):
+    with np.errstate(invalid="ignore", over="ignore"):
+        t = np.trunc(np.asarray(x, np.float64))
+        big = (t >= 0) & (t < 2.0 ** 64)
+        neg = (t >= -2.0 ** 63) & (t < 0)
+        out = np.where(big, t, 0).astype(np.uint64)
+        out = np.where(neg, np.where(neg, t, 0).astype(np.int64).view(np.uint64), out)
+        out = np.where(big | neg, out, np.uint64(2 ** 63)).astype(np.uint64)
+    return out if np.ndim(x) else out[()]
+
+
 @register_kernel("Cast")
 def _cast(op, ctx):
     src = op._attrs["SrcT"]
@@ -488,6 +574,12 @@ def _cast(op, ctx):
             with np.errstate(invalid="ignore", over="ignore"):
                 return np.real(np.asarray(x)).astype(dst)
         return cast_complex
+    if src.base_dtype.is_floating and dst in (np.uint32, np.uint64):
+        convert = _float_to_uint32 if dst is np.uint32 else _float_to_uint64
+
+        def cast_float_uint(x):
+            return convert(np.asarray(x))
+        return cast_float_uint
     if src.base_dtype.is_floating and np.issubdtype(dst, np.integer):
         def cast_float_int(x):  # NaN/inf/out-of-range convert as x86 does (TF's values), silently
             with np.errstate(invalid="ignore", over="ignore"):
@@ -544,6 +636,16 @@ def _dims(shape):
 @register_kernel("MatMul")
 def _matmul(op, ctx):
     ta, tb = op._attrs["transpose_a"], op._attrs["transpose_b"]
+    dt = op._inputs[0]._dtype.base_dtype
+    if dt.is_unsigned:
+        msg = (f"No OpKernel was registered to support Op 'MatMul' used by {{{{node {op.name}}}}} with "
+               f"these attrs: [transpose_a={str(bool(ta)).lower()}, grad_a="
+               f"{str(bool(op._attrs.get('grad_a', False))).lower()}, T=DT_{dt.name.upper()}, grad_b="
+               f"{str(bool(op._attrs.get('grad_b', False))).lower()}, transpose_b={str(bool(tb)).lower()}]")
+
+        def matmul_unsigned(a, b):
+            raise _invalid(msg)
+        return matmul_unsigned
     # NumPy arrays split big products across the intra-op workers; CuPy's are one call.
     xp_matmul = parallel.matmul if ctx.xp is np else ctx.xp.matmul
     if ctx.xp is np and op._inputs[0]._dtype.base_dtype.as_numpy_dtype is np.float32:
@@ -667,7 +769,106 @@ def _reduction(op_type, make):
     return factory
 
 
+# -- float16 and bfloat16 sums in TF's order ------------------------------------------------------
+# TF sums bfloat16 in float32 (reduction_ops.h casts it: a sum of 3000 values near 0.5 would stick
+# at 256 in bfloat16) and rounds once. float16 is added in float16 (each add rounds), in Eigen's
+# Packet8h order: the float32 order of tf_order with 8-lane packets, except that a packet's lanes
+# are added in float32 and rounded once (predux of Packet8h). Measured on TF 2.21.
+_HALF_P = 8
+
+
+def _half_leaf(x, op=np.add):
+    """Eigen's InnerMostDimReducer sum (op np.add) or product (np.multiply) of each row of x
+    (rows, n) of float16 or bfloat16, n <= 8192."""
+    h = x.dtype.type
+    rows, n = x.shape
+    acc = None
+    start = 0
+    with np.errstate(over="ignore", invalid="ignore"):
+        if n >= 4 * _HALF_P:
+            v4 = n // (4 * _HALF_P) * (4 * _HALF_P)
+            blocks = np.ascontiguousarray(np.moveaxis(x[:, :v4].reshape(rows, -1, 4, _HALF_P), 1, 0))
+            a = op.reduce(blocks, axis=0, dtype=h)                          # (rows, 4, 8)
+            acc = op(op(op(a[:, 0], a[:, 1]), a[:, 2]), a[:, 3])
+            start = v4
+        v = n // _HALF_P * _HALF_P
+        for j in range(start, v, _HALF_P):
+            acc = op(x[:, j:j + _HALF_P], acc) if acc is not None else np.array(x[:, j:j + _HALF_P], h)
+        s = np.full(rows, op.identity, h)
+        for j in range(v, n):
+            s = op(s, x[:, j])
+        if acc is None:
+            return s
+        f = acc.astype(np.float32)
+        t = op(f[:, :4], f[:, 4:])
+        t = op(t[:, :2], t[:, 2:])
+        return op(s, op(t[:, 0], t[:, 1]).astype(h))
+
+
+def _half_outer(x, op=np.add):
+    """Eigen's InnerMostDimPreserver reduction over the rows of x (batch, rows, cols)."""
+    h = x.dtype.type
+    batch, rows, cols = x.shape
+    xt = np.ascontiguousarray(np.moveaxis(x, 1, 0))                       # (rows, batch, cols)
+    cp = cols // _HALF_P * _HALF_P
+    with np.errstate(over="ignore", invalid="ignore"):
+        if rows < 16 or cp == 0:
+            return op.accumulate(xt, axis=0, dtype=h)[-1]
+        out = np.empty((batch, cols), h)
+        r4 = rows // 4 * 4
+        a = op.reduce(np.ascontiguousarray(xt[:r4, :, :cp].reshape(r4 // 4, 4, batch, cp)), axis=0, dtype=h)
+        acc = op(op(op(a[0], a[1]), a[2]), a[3])
+        for r in range(r4, rows):
+            acc = op(acc, xt[r, :, :cp])
+        out[:, :cp] = acc
+        if cp < cols:
+            out[:, cp:] = op.accumulate(xt[:, :, cp:], axis=0, dtype=h)[-1]
+        return out
+
+
+def _half_reduce(x, axes, op=np.add):
+    """TF's float16 (or bfloat16 product) reduction of x over `axes` (keep_dims False shape), or
+    None where NumPy's order is used (long runs, which Eigen splits into a tree; 3+ merged dims)."""
+    x = np.ascontiguousarray(x)
+    out_shape = tuple(d for i, d in enumerate(x.shape) if i not in axes)
+    dims, first_red = tf_order._simplify(x.shape, set(axes))
+    if x.size == 0 or not dims or not any(i in axes for i in range(x.ndim)):
+        return None
+    if len(dims) == 1 and first_red and dims[0] <= _HALF_P * 1024:
+        r = _half_leaf(x.reshape(1, -1), op)[0]
+    elif len(dims) == 2 and not first_red and dims[1] <= _HALF_P * 1024:
+        r = _half_leaf(x.reshape(dims), op)
+    elif len(dims) == 2 and first_red:
+        r = _half_outer(x.reshape([1] + dims), op)[0]
+    elif len(dims) == 3 and not first_red:
+        r = _half_outer(x.reshape(dims), op)
+    else:
+        return None
+    return np.asarray(r, x.dtype).reshape(out_shape)
+
+
+def _keep(r, x, axes, keep):
+    return r.reshape([1 if i in axes else d for i, d in enumerate(np.shape(x))]) if keep else r
+
+
 def _sum(axes, keep, dt, xp=np):
+    if np.dtype(dt).name == "bfloat16":
+        def bf16(x):
+            with np.errstate(over="ignore", invalid="ignore"):
+                x32 = np.asarray(x).astype(np.float32)
+                r = _sum(axes, keep, np.float32, xp)(x32)
+                return np.asarray(r).astype(dt)
+        return bf16
+
+    if dt is np.float16 and xp is np:
+        def f16_ordered(x):
+            r = _half_reduce(x, axes) if 1 < np.size(x) <= tf_order.EXACT_MAX_ELEMENTS else None
+            if r is not None:
+                return _keep(r, x, axes, keep)
+            with np.errstate(over="ignore"):
+                return xp.sum(x, axis=axes, dtype=dt, keepdims=keep)
+        return f16_ordered
+
     if np.issubdtype(dt, np.floating) and np.dtype(dt).itemsize < 4:
         def f16(x):  # overflows to inf like TF, without NumPy's warning
             with np.errstate(over="ignore"):
@@ -689,6 +890,15 @@ def _sum(axes, keep, dt, xp=np):
 
 
 def _prod(axes, keep, dt, xp=np):
+    if np.dtype(dt).name in ("bfloat16", "float16") and xp is np:
+        def prod_half(x):   # Eigen's packet order, each multiply rounded (see _half_leaf)
+            r = _half_reduce(x, axes, np.multiply) if 1 < np.size(x) <= tf_order.EXACT_MAX_ELEMENTS else None
+            if r is not None:
+                return _keep(r, x, axes, keep)
+            with np.errstate(invalid="ignore", over="ignore"):
+                return xp.prod(x, axis=axes, dtype=dt, keepdims=keep)
+        return prod_half
+
     def f(x):
         with np.errstate(invalid="ignore", over="ignore"):
             return xp.prod(x, axis=axes, dtype=dt, keepdims=keep)
@@ -696,6 +906,19 @@ def _prod(axes, keep, dt, xp=np):
 
 
 def _mean(axes, keep, dt, xp=np):
+    if np.dtype(dt).name in ("bfloat16", "float16") and xp is np:
+        # TF divides the Sum above (float32 for bfloat16, float16 for float16) by the count
+        acc = np.float32 if np.dtype(dt).name == "bfloat16" else dt
+        total = _sum(axes, keep, acc, xp)
+
+        def mean_half(x):
+            x = np.asarray(x)
+            n = int(np.prod([x.shape[a] for a in axes])) if axes else 1
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                s = total(x.astype(acc) if acc is np.float32 else x)
+                return np.asarray(np.asarray(s, acc) / acc(n)).astype(dt)
+        return mean_half
+
     if np.issubdtype(dt, np.integer):
         def mean_int(x):
             x = np.asarray(x)
@@ -760,12 +983,17 @@ def _extreme(np_fn, initial_of):
     return make
 
 
+def _is_float(dt):
+    """float16/32/64 and ml_dtypes' bfloat16 (which NumPy does not count as np.floating)."""
+    return np.issubdtype(dt, np.floating) or np.dtype(dt).name == "bfloat16"
+
+
 def _lowest(dt):
-    return -np.inf if np.issubdtype(dt, np.floating) else np.iinfo(dt).min
+    return dt(-np.inf) if _is_float(dt) else np.iinfo(dt).min
 
 
 def _highest(dt):
-    return np.inf if np.issubdtype(dt, np.floating) else np.iinfo(dt).max
+    return dt(np.inf) if _is_float(dt) else np.iinfo(dt).max
 
 
 def _any(axes, keep, dt, xp=np):

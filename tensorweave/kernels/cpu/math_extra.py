@@ -6,7 +6,7 @@ import numpy as np
 from ...framework import errors
 from ..registry import register_kernel
 
-from .math import _is_int, no_kernel, scipy_special
+from .math import _is_int, no_kernel, scipy_special, via_float32
 
 
 # complex values per AVX packet in Eigen (Packet4cf, Packet2cd): the last n % P take the scalar path
@@ -83,6 +83,8 @@ def _rsqrt(op, ctx):
     def rsqrt(x):
         r = ctx.xp.sqrt(x)
         return ctx.xp.reciprocal(r, out=r) if isinstance(r, ctx.xp.ndarray) else ctx.xp.reciprocal(r)
+    if ctx.xp is np and op._inputs[0]._dtype.base_dtype.name in ("float16", "bfloat16"):
+        return via_float32(rsqrt, op._inputs[0]._dtype.base_dtype.as_numpy_dtype)
     return rsqrt
 
 
