@@ -18,15 +18,8 @@ import numpy as np
 from ..framework.graph import name_scope
 from . import backend as K
 from .engine import get_mask
+from .training_generator import _as_list
 from .training_loops import LoopsMixin
-
-
-def _as_list(x):
-    if x is None:
-        return []
-    if isinstance(x, (list, tuple)):
-        return list(x)
-    return [x]
 
 
 def _is_fn(fn, target):

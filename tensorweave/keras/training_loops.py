@@ -18,15 +18,7 @@ the loss through "<output>_sample_weights" placeholders; metrics stay unweighted
 import numpy as np
 
 from . import backend as K
-from .training_generator import GeneratorLoopsMixin, is_generator_or_sequence
-
-
-def _as_list(x):
-    if x is None:
-        return []
-    if isinstance(x, (list, tuple)):
-        return list(x)
-    return [x]
+from .training_generator import GeneratorLoopsMixin, _as_list, is_generator_or_sequence
 
 
 def _is_dataset(x):
