@@ -13,6 +13,9 @@ function, the same as its packet path). The functions here reproduce both, vecto
 * `glibc_expf`, `glibc_logf`: glibc's table-driven `expf`/`logf`, evaluated in float64 as glibc does.
 * `exp`, `log`, `tanh`, `sigmoid`: TF's Exp/Log/Tanh/Sigmoid kernels (packets, then a scalar
   tail); `exp_rows` is an exp evaluated inside an inner-axis reduction (a scalar tail per row).
+* `sin`, `cos` (Eigen's psincos_float, Payne-Hanek for large arguments), `expm1`
+  (generic_expm1), `erf` (generic_fast_erf), `asin`, `acos`, `atanh`: the same scheme, glibc's
+  functions for the tail.
 
 Measured against TF 2.21 on this VM's CPU (tests/ops/test_tf_order_transcendental.py records bit
 patterns): every element of random inputs of sizes 1 to 10^6 matched.
@@ -27,7 +30,7 @@ import numpy as np
 
 __all__ = ["pexp", "plog", "ptanh", "plogistic", "glibc_expf", "glibc_logf", "glibc_log1pf",
            "exp", "log", "tanh", "sigmoid", "log1p", "exp_rows", "expf", "packet_then_scalar",
-           "flush_denormals", "PACKET"]
+           "flush_denormals", "PACKET", "psin", "pcos", "sin", "cos", "pexpm1", "expm1", "perf", "erf", "pasin", "pacos", "patanh", "asin", "acos", "atanh"]
 
 try:                                        # the clip ufunc itself: np.clip's wrapper costs
     from numpy._core.umath import clip as _uclip    # 3x as much on small arrays
@@ -350,8 +353,9 @@ def _load_libm():
     global _libm
     if _libm is None:
         lib = ctypes.CDLL(ctypes.util.find_library("m"))
-        lib.log1pf.restype = ctypes.c_float
-        lib.log1pf.argtypes = [ctypes.c_float]
+        for name in ("log1pf", "expm1f", "asinf", "acosf", "atanhf"):
+            getattr(lib, name).restype = ctypes.c_float
+            getattr(lib, name).argtypes = [ctypes.c_float]
         lib.sincosf.restype = None
         lib.sincosf.argtypes = [ctypes.c_float, ctypes.POINTER(ctypes.c_float),
                                 ctypes.POINTER(ctypes.c_float)]
@@ -464,3 +468,263 @@ def exp_rows(x):
 
 # SparseSoftmax (kernels/cpu/sparse_extra.py) calls Eigen's exp on whole packets
 expf = pexp
+
+
+# -- sin / cos: Eigen's psincos_float (AVX, no FMA) ----------------------------------------------
+# 2/pi's bits for the Payne-Hanek reduction of large arguments, laid out as Eigen stores them
+# (each word shifted by 8 bits from the last, so any 96-bit window is three aligned words).
+_TWO_OVER_PI = (0x00000028, 0x000028be, 0x0028be60, 0x28be60db, 0xbe60db93, 0x60db9391, 0xdb939105,
+                0x9391054a, 0x91054a7f, 0x054a7f09, 0x4a7f09d5, 0x7f09d5f4, 0x09d5f47d, 0xd5f47d4d,
+                0xf47d4d37, 0x7d4d3770, 0x4d377036, 0x377036d8, 0x7036d8a5, 0x36d8a566, 0xd8a5664f,
+                0xa5664f10, 0x664f10e4, 0x4f10e410, 0x10e41000, 0xe4100000)
+_M32, _M64 = (1 << 32) - 1, (1 << 64) - 1
+# Without FMA, four float32 pieces of pi/2 keep 2 ulp up to these |x|; beyond, the exact reduction.
+_SIN_HUGE, _COS_HUGE = _f(25966.0), _f(18838.0)
+_PIO2_PIECES = (-1.5703125, -0.000483989715576171875, 1.62865035235881805419921875e-07,
+                5.5644315544167710640977020375430583953857421875e-11)
+_COS_POLY = (2.4372266125283204019069671630859375e-05, -0.00138865201734006404876708984375,
+             0.041666619479656219482421875, -0.5, 1.0)
+_SIN_POLY = (-0.0001959234114083702898469196984621021329076029360294342041015625,
+             0.0083326873655616851693794799871284340042620897293090820312500000,
+             -0.1666666203982298255503735617821803316473960876464843750000000000)
+
+
+def _trig_reduce_huge(xf):
+    """Eigen's trig_reduce_huge for one finite float32 |x| >= the threshold: x * 2/pi in 2.62
+    fixed point from 96 bits of 2/pi; returns (the reduced float32 argument, the quadrant)."""
+    xi = int(np.asarray(xf, _f).view(np.uint32))
+    e = ((xi >> 23) - 118) & _M32
+    xi = (((xi & 0x007fffff) | 0x00800000) << (e & 7)) & _M32
+    i = e >> 3
+    t1, t2, t3 = _TWO_OVER_PI[i - 1], _TWO_OVER_PI[i + 3], _TWO_OVER_PI[i + 7]
+    p = xi * t3
+    p = (xi * t2 + (p >> 32)) & _M64
+    p = ((((xi * t1) & _M32) << 32) + p) & _M64
+    q = ((p + (1 << 61)) & _M64) >> 62
+    p = (p - (q << 62)) & _M64
+    signed = p - (1 << 64) if p >> 63 else p
+    return _f(float(signed) * 3.4061215800865545e-19), int(q)
+
+
+def _psincos(x, sine):
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _psincos_quiet(x, sine)
+
+
+def _psincos_quiet(x, sine):
+    x0 = np.asarray(x, _f)
+    x = np.abs(x0)
+    y = x * _f(0.636619746685028076171875)
+    y_round = y + _f(12582912)
+    y_int = y_round.view(np.int32).copy()
+    y = y_round - _f(12582912)
+    for c in _PIO2_PIECES:              # pmadd without FMA: a multiply, then an add
+        t = y * _f(c)
+        x = t + x
+    huge = np.abs(x0) >= (_SIN_HUGE if sine else _COS_HUGE)
+    huge &= np.isfinite(x0)
+    if huge.any():
+        for k in np.flatnonzero(huge):
+            x.flat[k], y_int.flat[k] = _trig_reduce_huge(abs(x0.flat[k]))
+    yu = y_int.view(np.uint32)
+    if sine:
+        sign = (x0.view(np.uint32) ^ (yu << np.uint32(30))) & np.uint32(0x80000000)
+    else:
+        sign = ((yu + np.uint32(1)) << np.uint32(30)) & np.uint32(0x80000000)
+    even = (y_int & 1) == 0
+    x2 = x * x
+    y1 = _polevl(x2, _COS_POLY)
+    y2 = _polevl(x2, _SIN_POLY)
+    y2 *= x2
+    y2 *= x
+    y2 += x
+    out = np.where(even, y2, y1) if sine else np.where(even, y1, y2)
+    return (out.view(np.uint32) ^ sign).view(_f)
+
+
+def psin(x):
+    """Eigen's psin_float: the quadrant by a rounding trick, the reduction by four pieces of pi/2
+    (Payne-Hanek above the threshold), then the sine or cosine polynomial and the sign."""
+    return _psincos(x, True)
+
+
+def pcos(x):
+    """Eigen's pcos_float (see psin)."""
+    return _psincos(x, False)
+
+
+def sin(x):
+    """TF's float32 Sin kernel: packets, then glibc's sinf for the tail."""
+    return packet_then_scalar(psin, lambda v: glibc_sincosf(v)[0], x)
+
+
+def cos(x):
+    """TF's float32 Cos kernel: packets, then glibc's cosf for the tail."""
+    return packet_then_scalar(pcos, lambda v: glibc_sincosf(v)[1], x)
+
+
+# -- expm1: Eigen's generic_expm1 (Kahan's formula over pexp and plog) ----------------------------
+@_quiet
+def pexpm1(x):
+    """(u - 1) * (x / log(u)) with u = exp(x); x where u == 1, -1 where u - 1 == -1, u where
+    u is +inf."""
+    x = np.asarray(x, _f)
+    u = pexp(x)
+    um1 = u - _f(1)
+    logu = plog(u)
+    out = um1 * (x / logu)
+    out = np.where(logu == u, u, out)
+    out = np.where(um1 == _f(-1), _f(-1), out)
+    return np.where(u == _f(1), x, out).astype(_f, copy=False)
+
+
+def glibc_expm1f(x):
+    """The C library's expm1f, element by element (only for the few tail values)."""
+    lib = _load_libm()
+    x = np.asarray(x, _f)
+    return np.array([lib.expm1f(float(v)) for v in x.reshape(-1)], _f).reshape(x.shape)
+
+
+def expm1(x):
+    """TF's float32 Expm1 kernel. A subnormal x comes back as itself: the packet path sees 0
+    (denormals-are-zero), so exp gives 1 and the select returns the input register, which
+    flush-to-zero does not touch."""
+    x = np.asarray(x, _f)
+    out = packet_then_scalar(pexpm1, glibc_expm1f, x)
+    a = np.abs(x)
+    sub = a < _TINY
+    sub &= a != 0
+    if sub.any():
+        out[sub] = x[sub]
+    return out
+
+
+# -- erf: Eigen's generic_fast_erf<float> (the scalar path is the same function) ------------------
+_ERF_ALPHA = (2.123732201653183437883853912353515625e-06, 2.861979592125862836837768554687500000e-04,
+              3.658048342913389205932617187500000000e-03, 5.243302136659622192382812500000000000e-02,
+              1.874160766601562500000000000000000000e-01, 1.128379106521606445312500000000000000e+00)
+_ERF_BETA = (3.89185734093189239501953125000e-05, 1.14329601638019084930419921875e-03,
+             1.47520881146192550659179687500e-02, 1.12945675849914550781250000000e-01,
+             4.99425798654556274414062500000e-01, 1.0)
+
+
+@_quiet
+def perf(x):
+    """x * P(x^2) / Q(x^2), an [11/10] rational function with x^2 clamped to 16, clamped to
+    [-1, 1]."""
+    x = np.asarray(x, _f)
+    x2 = np.minimum(_f(16), x * x)
+    p = _polevl(x2, _ERF_ALPHA)
+    p *= x
+    p /= _polevl(x2, _ERF_BETA)
+    return np.maximum(np.minimum(p, _f(1)), _f(-1))
+
+
+def erf(x):
+    """TF's float32 Erf kernel (packet and scalar paths alike, denormals flushed)."""
+    return flush_denormals(perf(flush_denormals(x)))
+
+
+
+def _libm_unary(name):
+    """The C library's float function `name`, element by element (for the few tail values)."""
+    def call(x):
+        fn = getattr(_load_libm(), name)
+        x = np.asarray(x, _f)
+        return np.array([fn(float(v)) for v in x.reshape(-1)], _f).reshape(x.shape)
+    return call
+
+
+def _signbit_mask(x):
+    return (x.view(np.uint32) >> np.uint32(31)).astype(bool)
+
+
+def _or_nan(mask, p):
+    """por(mask, p): all bits set (a NaN) where mask."""
+    bits = p.view(np.uint32).copy()
+    bits[mask] = np.uint32(0xFFFFFFFF)
+    return bits.view(_f)
+
+
+# -- asin / acos / atanh: Eigen's pasin_float, pacos_float, patanh_float ------------------------------
+_ASIN_ALPHA = (5.08838854730129241943359375e-2, 3.95139865577220916748046875e-2,
+               7.550220191478729248046875e-2, 0.16664917767047882080078125, 1.00000011920928955078125)
+_ACOS_P = (2.36423197202384471893310546875e-3, -1.1368644423782825469970703125e-2,
+           2.717843465507030487060546875e-2, -4.8969544470310211181640625e-2,
+           8.8804088532924652099609375e-2, -0.214591205120086669921875, 1.57079637050628662109375)
+_ATANH_ALPHA = (0.1819281280040740966796875, 8.2311116158962249755859375e-2, 0.14672131836414337158203125,
+                0.1997792422771453857421875, 0.3333373963832855224609375)
+
+
+@_quiet
+def pasin(x):
+    """asin on [0, 0.5] by an odd polynomial; above, pi/2 - 2 asin(sqrt((1 - |x|) / 2)); NaN
+    (all bits set) for |x| > 1."""
+    x0 = np.asarray(x, _f)
+    a = np.abs(x0)
+    t = _f(0.5) * a
+    x_large = np.sqrt(_f(0.5) - t)
+    large = _f(0.5) < a
+    v = np.where(large, x_large, a)
+    p = _polevl(v * v, _ASIN_ALPHA)
+    p *= v
+    p = np.where(large, _f(np.pi / 2) - _f(2) * p, p)
+    p = (p.view(np.uint32) ^ (x0.view(np.uint32) & np.uint32(0x80000000))).view(_f)
+    return _or_nan(_f(1) < a, p)
+
+
+@_quiet
+def pacos(x):
+    """acos(|x|) / sqrt(1 - |x|) by a degree-6 polynomial (even and odd halves), times
+    sqrt(1 - |x|); pi minus that for negative x (sign bit set)."""
+    x0 = np.asarray(x, _f)
+    a = np.abs(x0)
+    x2 = x0 * x0
+    c = [_f(v) for v in _ACOS_P]           # p6 .. p0
+    even = c[0] * x2
+    even += c[2]
+    odd = c[1] * x2
+    odd += c[3]
+    even *= x2
+    even += c[4]
+    odd *= x2
+    odd += c[5]
+    even *= x2
+    even += c[6]
+    odd *= a
+    odd += even
+    r = np.sqrt(_f(1) - a) * odd
+    return np.where(_signbit_mask(x0), _f(np.pi) - r, r)
+
+
+@_quiet
+def patanh(x):
+    """x + x^3 P(x^2) on |x| < 0.5, else log((1 + x) / (1 - x)) / 2; +-inf at +-1, NaN past."""
+    x0 = np.asarray(x, _f)
+    x2 = x0 * x0
+    x3 = x0 * x2
+    p = _polevl(x2, _ATANH_ALPHA)
+    p *= x3
+    p += x0
+    r = (_f(1) + x0) / (_f(1) - x0)
+    r = _f(0.5) * plog(r)
+    a = np.abs(x0)
+    out = np.where(_f(0.5) <= a, r, p)
+    inf = (np.uint32(0x7F800000) | (x0.view(np.uint32) & np.uint32(0x80000000))).view(_f)
+    out = np.where(a == _f(1), inf, out)
+    return _or_nan(_f(1) < a, out)
+
+
+def asin(x):
+    """TF's float32 Asin kernel."""
+    return packet_then_scalar(pasin, _libm_unary("asinf"), x)
+
+
+def acos(x):
+    """TF's float32 Acos kernel."""
+    return packet_then_scalar(pacos, _libm_unary("acosf"), x)
+
+
+def atanh(x):
+    """TF's float32 Atanh kernel."""
+    return packet_then_scalar(patanh, _libm_unary("atanhf"), x)

@@ -80,9 +80,7 @@ def _ufunc(op_type, fn):
 for _t, _f in [("Add", np.add), ("AddV2", np.add), ("Sub", np.subtract), ("Mul", np.multiply),
                ("Neg", np.negative),
                ("Abs", np.absolute), ("Sign", np.sign), ("Square", np.square), ("Sqrt", np.sqrt),
-               ("Expm1", np.expm1),
-               ("Sin", np.sin), ("Cos", np.cos), ("Tan", np.tan), ("Asin", np.arcsin),
-               ("Acos", np.arccos), ("Atan", np.arctan), ("Atan2", np.arctan2), ("Sinh", np.sinh),
+               ("Tan", np.tan), ("Atan", np.arctan), ("Atan2", np.arctan2), ("Sinh", np.sinh),
                ("Cosh", np.cosh), ("Floor", np.floor), ("Ceil", np.ceil),
                ("IsNan", np.isnan), ("IsInf", np.isinf),
                ("IsFinite", np.isfinite), ("Equal", np.equal), ("NotEqual", np.not_equal),
@@ -214,8 +212,13 @@ def _siblings(one, exact, packet):
     return siblings
 
 
+# (Reciprocal, Rsqrt, Atan, Atan2 and Erfc are not here: Eigen computes them from the CPU's
+# approximate rcp/rsqrt instructions, whose bits differ between CPU makers.)
 for _t, _f, _e in [("Exp", np.exp, eigen_math.exp), ("Log", np.log, eigen_math.log),
-                   ("Log1p", np.log1p, eigen_math.log1p), ("Tanh", np.tanh, eigen_math.tanh)]:
+                   ("Log1p", np.log1p, eigen_math.log1p), ("Tanh", np.tanh, eigen_math.tanh),
+                   ("Expm1", np.expm1, eigen_math.expm1), ("Sin", np.sin, eigen_math.sin),
+                   ("Cos", np.cos, eigen_math.cos), ("Asin", np.arcsin, eigen_math.asin),
+                   ("Acos", np.arccos, eigen_math.acos), ("Atanh", np.arctanh, eigen_math.atanh)]:
     _tf_rounded(_t, _f, _e)
 
 
@@ -282,6 +285,10 @@ def _sigmoid(op, ctx):
 @register_kernel("Erf")
 def _erf_kernel(op, ctx):
     dt = op._inputs[0]._dtype.base_dtype.as_numpy_dtype
+    if ctx.xp is np and dt is np.float32:
+        return eigen_math.erf              # (Eigen's rational function: cheap at any size)
+    if ctx.xp is np and op._inputs[0]._dtype.base_dtype.name in _HALF_TYPES:
+        return via_float32(eigen_math.erf, dt)
 
     def erf(x):
         return np.asarray(_erf(x), dtype=dt)
@@ -1197,7 +1204,6 @@ _elementwise("Erfinv", _special("erfinv"))
 _elementwise("Ndtri", _special("ndtri"))
 _elementwise("Acosh", np.arccosh)
 _elementwise("Asinh", np.arcsinh)
-_elementwise("Atanh", np.arctanh)
 _elementwise("Igamma", _special("gammainc"))
 _elementwise("Igammac", _special("gammaincc"))
 _elementwise("Zeta", _special("zeta"))
