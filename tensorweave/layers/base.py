@@ -26,11 +26,20 @@ def _to_snake_case(name):
     return "private" + s if s.startswith("_") else s
 
 
-def _unique_layer_name(base):
+def _unique_layer_name(base, zero_based=True):
+    """TF's `backend.unique_object_name`: Keras layers count from zero ("dense", "dense_1"),
+    tf.layers / rnn_cell layers from one ("dense_1", "dense_2"); both share one counter per
+    graph and base name, so a Keras "dense" makes the next tf.layers one "dense_2"."""
     uids = _layer_name_uids.setdefault(get_default_graph(), {})
     n = uids.get(base, 0)
     uids[base] = n + 1
+    if not zero_based:
+        return f"{base}_{n + 1}"
     return base if n == 0 else f"{base}_{n}"
+
+
+def _is_keras_layer(cls):
+    return any(c.__module__.startswith("tensorweave.keras") for c in cls.__mro__)
 
 
 def _vs():
@@ -81,7 +90,8 @@ class Layer:
         for k in ("input_shape", "batch_input_shape", "batch_size", "weights", "autocast"):
             kwargs.pop(k, None)
         if kwargs:
-            raise TypeError(f"Keyword argument not understood: {next(iter(kwargs))}")
+            # TF: TypeError("Keyword argument not understood:", kwarg), printed as a tuple.
+            raise TypeError("Keyword argument not understood:", next(iter(kwargs)))
         self.trainable = trainable
         self.built = False
         self._dtype = None if dtype is None else _dtypes.as_dtype(dtype).base_dtype
@@ -95,12 +105,13 @@ class Layer:
         self.input_spec = None
         if isinstance(name, _vs().VariableScope):
             self._base_name = name.name
-            self._name = _unique_layer_name(_to_snake_case(type(self).__name__))
+            self._name = _unique_layer_name(_to_snake_case(type(self).__name__),
+                                            _is_keras_layer(type(self)))
         elif name:
             self._name = self._base_name = name
         else:
             self._base_name = _to_snake_case(type(self).__name__)
-            self._name = _unique_layer_name(self._base_name)
+            self._name = _unique_layer_name(self._base_name, _is_keras_layer(type(self)))
         self._scope = None
         self._current_scope = None
         self._graph = None
@@ -147,7 +158,20 @@ class Layer:
 
     @property
     def losses(self):
-        return list(self._losses)
+        # As TF's (Keras v1) layers: the losses added with add_loss (activity regularization)
+        # first, then each weight regularizer evaluated anew, in the name scope current at the
+        # time of the call ("kernel/Regularizer/L2Loss" at the top level); the loss made when
+        # the weight was created ("dense/kernel/Regularizer/L2Loss") is the one collected in
+        # REGULARIZATION_LOSSES.
+        regs = self.__dict__.get("_weight_regularizers", ())
+        made = {id(t) for _, _, _, ts in regs for t in ts}
+        out = [t for t in self._losses if id(t) not in made]
+        for name, v, regularizer, _ in regs:
+            with name_scope(name + "/Regularizer"):
+                t = regularizer(v)
+            if t is not None:
+                out.append(t)
+        return out
 
     @property
     def updates(self):
@@ -206,8 +230,12 @@ class Layer:
                                     partitioner=partitioner, use_resource=use_resource)
         # get_variable adds a new variable's regularization loss ("<var>/Regularizer/...") to the
         # collection; the layer lists it too. A reused variable adds none.
-        self._losses.extend(g.get_collection(GraphKeys.REGULARIZATION_LOSSES)[n_reg:])
+        new_regs = g.get_collection(GraphKeys.REGULARIZATION_LOSSES)[n_reg:]
+        self._losses.extend(new_regs)
         from ..ops.partitioned_variables import PartitionedVariable
+        if new_regs and regularizer is not None and not isinstance(v, PartitionedVariable):
+            self.__dict__.setdefault("_weight_regularizers", []).append(
+                (name, v, regularizer, tuple(new_regs)))
         if isinstance(v, PartitionedVariable):
             self._weight_parts.extend(p for p in v if p not in self._weight_parts)
             return v
@@ -235,7 +263,9 @@ class Layer:
         if nd is None:
             return
         head = f'Input 0 of layer "{self._name}" is incompatible with the layer: '
-        tail = f" Full shape received: {_shape_str(inputs.shape)}"
+        # TF prints tuple(shape), a tuple of v1 Dimension objects: "(Dimension(None), Dimension(3))".
+        dims_ = [f"Dimension({d})" for d in inputs.shape.as_list()]
+        tail = f" Full shape received: ({', '.join(dims_)}{',' if len(dims_) == 1 else ''})"
         if spec.ndim is not None and nd != spec.ndim:
             raise ValueError(f"{head}expected ndim={spec.ndim}, found ndim={nd}.{tail}")
         if spec.min_ndim is not None and nd < spec.min_ndim:

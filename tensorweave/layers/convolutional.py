@@ -67,6 +67,7 @@ def deconv_output_length(size, k, padding, stride):
 
 class Conv2D(Layer):
     """2-D convolution layer: activation(conv2d(inputs, kernel) + bias)."""
+    _exact_rank_spec = False
     _rank = 2  # spatial axes (Conv1D and Conv3D change it)
 
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format="channels_last",
@@ -95,7 +96,7 @@ class Conv2D(Layer):
         self.bias_constraint = bias_constraint
         self.kernel = None
         self.bias = None
-        self.input_spec = InputSpec(ndim=4)
+        self.input_spec = InputSpec(min_ndim=4)  # TF: min_ndim (it takes extra batch dims)
 
     def _channel_axis(self):
         return -1 if self.data_format == "channels_last" else 1
@@ -119,7 +120,9 @@ class Conv2D(Layer):
             self.bias = self.add_weight("bias", shape=[self.filters], initializer=self.bias_initializer,
                                         regularizer=self.bias_regularizer,
                                         constraint=self.bias_constraint, dtype=self._dtype, trainable=True)
-        self.input_spec = InputSpec(ndim=self._rank + 2, axes={self._channel_axis(): c})
+        # TF: once built, a convolution wants at least rank + 2 dims, a transposed one exactly.
+        spec_rank = {"ndim" if self._exact_rank_spec else "min_ndim": self._rank + 2}
+        self.input_spec = InputSpec(axes={self._channel_axis(): c}, **spec_rank)
         self.built = True
 
     def _fmt(self):
@@ -179,6 +182,7 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid", data_f
 
 class Conv2DTranspose(Conv2D):
     """Transposed 2-D convolution (the gradient of Conv2D with respect to its input)."""
+    _exact_rank_spec = True
 
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format="channels_last",
                  activation=None, use_bias=True, kernel_initializer=None, bias_initializer=None,

@@ -40,7 +40,7 @@ class Conv3D(Conv2D):
         self.kernel_size = _tuple(kernel_size, 3, "kernel_size")
         self.strides = _tuple(strides, 3, "strides")
         self.dilation_rate = _tuple(dilation_rate, 3, "dilation_rate")
-        self.input_spec = InputSpec(ndim=5)
+        self.input_spec = InputSpec(min_ndim=5)
 
     def _spatial_axes(self):
         return (1, 2, 3) if self.data_format == "channels_last" else (2, 3, 4)
@@ -85,6 +85,7 @@ def conv3d(inputs, filters, kernel_size, strides=(1, 1, 1), padding="valid",
 
 class Conv3DTranspose(Conv3D):
     """Transposed 3-D convolution (the gradient of Conv3D with respect to its input)."""
+    _exact_rank_spec = True
 
     def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",
                  data_format="channels_last", activation=None, use_bias=True, kernel_initializer=None,

@@ -51,7 +51,7 @@ class Conv1D(Conv2D):
         self.kernel_size = _tuple(kernel_size, 1, "kernel_size")
         self.strides = _tuple(strides, 1, "strides")
         self.dilation_rate = _tuple(dilation_rate, 1, "dilation_rate")
-        self.input_spec = InputSpec(ndim=3)
+        self.input_spec = InputSpec(min_ndim=3)
 
     def _causal_pad(self, inputs):
         from ..ops import array_ops
@@ -137,7 +137,7 @@ class _SeparableConv(Layer):
         self.pointwise_constraint = pointwise_constraint
         self.bias_constraint = bias_constraint
         self.depthwise_kernel = self.pointwise_kernel = self.bias = None
-        self.input_spec = InputSpec(ndim=n + 2)
+        self.input_spec = InputSpec(min_ndim=n + 2)
 
     def _channel_axis(self):
         return -1 if self.data_format == "channels_last" else 1

@@ -89,13 +89,15 @@ class BatchNormalization(Layer):
     def build(self, input_shape):
         input_shape = TensorShape(input_shape)
         if input_shape.ndims is None:
-            raise ValueError(f"Input has undefined rank: {_shape_str(input_shape)}")
+            raise ValueError(f"Input has undefined rank. Received: input_shape={_shape_str(input_shape)}")
         nd = input_shape.ndims
+        # TF's tf_utils.validate_axis: negatives get rank added once, then all are checked.
         axes = [self.axis] if isinstance(self.axis, int) else list(self.axis)
-        axes = [a % nd if -nd <= a < nd else a for a in axes]
+        axes = [a + nd if a < 0 else a for a in axes]
         for a in axes:
             if not 0 <= a < nd:
-                raise ValueError(f"Invalid axis: {a}")
+                raise ValueError("Invalid value for `axis` argument. Expected 0 <= axis < inputs.rank "
+                                 f"(with inputs.rank={nd}). Received: axis={tuple(axes)}")
         vbs = self.virtual_batch_size
         if vbs is not None:
             if vbs <= 0:

