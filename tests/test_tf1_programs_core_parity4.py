@@ -91,3 +91,14 @@ def test_softplus_half_goes_through_float32_as_tf():
             got = sess.run(tf.nn.softplus(x))
     # (recorded from TF 2.21: log1p(exp(x)) at |x| = 5, where float16's own threshold would not)
     assert got.tolist() == [0.0067138671875, 5.0078125, 0.0, 0.693359375]
+
+
+def test_l2_loss_sums_half_squares_in_tfs_order():
+    import numpy as np
+    rng = np.random.RandomState(0)
+    x = rng.randn(6, 5).astype(np.float32) * 3
+    with _graph():
+        with tf.Session() as sess:
+            got = sess.run(tf.nn.l2_loss(tf.constant(x)))
+    # recorded from TF 2.21 (a dot product / 2 gives 184.47575)
+    assert float(got) == 184.47573852539062

@@ -342,6 +342,9 @@ def _l2_loss(op, ctx):
 
     def l2_loss(x):
         flat = x.reshape(-1)
+        if xp is np and x.dtype == np.float32 and 1 < flat.size <= tf_order.EXACT_MAX_ELEMENTS:
+            # TF's kernel: sum(square(x) * 0.5), a full reduction in Eigen's order
+            return np.float32(tf_order.inner_sum((flat * flat * np.float32(0.5)).reshape(1, -1))[0])
         return xp.asarray(xp.dot(flat, flat) * x.dtype.type(0.5), dtype=x.dtype)
     return l2_loss
 
