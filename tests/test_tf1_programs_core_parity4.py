@@ -102,3 +102,25 @@ def test_l2_loss_sums_half_squares_in_tfs_order():
             got = sess.run(tf.nn.l2_loss(tf.constant(x)))
     # recorded from TF 2.21 (a dot product / 2 gives 184.47575)
     assert float(got) == 184.47573852539062
+
+
+def test_float64_sums_and_means_add_in_eigens_packet4d_order():
+    """float64 reductions in TF run Eigen's reducers on 4-lane packets: the float32 orders of
+    tf_order with 4 lanes. Values recorded from TF 2.21 (NumPy's pairwise sums differ)."""
+    import numpy as np
+    rng = np.random.RandomState(0)
+    xs = [rng.randn(n) for n in (3, 10, 17, 100, 1000, 5000)]
+    m = rng.randn(37, 23)
+    want = [(3.1429475384406267, 1.047649179480209), (6.5966389721185665, 0.6596638972118567),
+            (3.546106907336046, 0.20859452396094388), (5.179029296992338, 0.05179029296992338),
+            (-56.506535758168994, -0.056506535758168996), (-51.339945146577506, -0.010267989029315501)]
+    with _graph():
+        with tf.Session() as sess:
+            for x, (s, mean) in zip(xs, want):
+                assert sess.run(tf.reduce_sum(tf.constant(x))) == s
+                assert sess.run(tf.reduce_mean(tf.constant(x))) == mean
+            assert sess.run(tf.reduce_sum(tf.constant(m), 0))[:4].tolist() == [
+                -0.7559624625433827, 4.562409497845175, -8.384264181897938, -6.792079167055368]
+            assert sess.run(tf.reduce_sum(tf.constant(m), 1))[:4].tolist() == [
+                6.824736690114751, -5.763224661562138, 1.3716933196945442, 0.5500665685400412]
+            assert sess.run(tf.reduce_sum(tf.fill([1000], tf.constant(0.1, tf.float64)))) == 99.99999999999991

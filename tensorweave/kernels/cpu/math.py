@@ -962,13 +962,14 @@ def _mean(axes, keep, dt, xp=np):
 
 
 def _tf_order_reduction(fn, axes, keep, dt, xp):
-    """fn(x, axes) for modest float32 inputs on NumPy, adding in TF's (Eigen's) order so printed
-    sums and means match TF's last digit (tf_order); returns None where NumPy's order is used."""
-    if xp is not np or dt is not np.float32:
+    """fn(x, axes) for modest float32 / float64 inputs on NumPy, adding in TF's (Eigen's) order
+    so printed sums and means match TF's last digit (tf_order); returns None where NumPy's order
+    is used."""
+    if xp is not np or dt not in (np.float32, np.float64):
         return lambda x: None
 
     def exact(x):
-        if not 1 < np.size(x) <= tf_order.EXACT_MAX_ELEMENTS or x.dtype != np.float32:
+        if not 1 < np.size(x) <= tf_order.EXACT_MAX_ELEMENTS or x.dtype != dt:
             return None
         r = fn(x, axes)
         if r is not None and keep:

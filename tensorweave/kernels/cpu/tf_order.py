@@ -27,46 +27,55 @@ __all__ = ["inner_sum", "outer_sum", "reduce_sum", "reduce_mean", "matmul", "mat
 
 _f = np.float32
 _P = 8                  # Eigen's float packet (AVX)
-_LEAF = _P * 1024       # InnerMostDimReducer splits runs longer than this in halves
 # TF's full reduction is one shard on one thread at least up to 4e6 values (measured on 2 cores);
 # the exact path stops at 2^18 values (under ~1 ms) so big reductions keep NumPy's speed.
 EXACT_MAX_ELEMENTS = 1 << 18
 
 
+# float64 reduces in Eigen's Packet4d: the same orders with 4 lanes (measured on TF 2.21)
+_LANES = {np.dtype(np.float32): _P, np.dtype(np.float64): 4}
+
+
 def _hsum(acc):
-    """Eigen's predux of 8-lane packets along the last axis: lanes (i, i+4), (i, i+2), (0, 1)."""
-    t = acc[..., :4] + acc[..., 4:]
-    t = t[..., :2] + t[..., 2:]
-    return t[..., 0] + t[..., 1]
+    """Eigen's predux of packets along the last axis: halves added lane by lane, (i, i + w/2),
+    down to one (8 lanes: (i, i+4), then (i, i+2), then (0, 1))."""
+    t = acc
+    while t.shape[-1] > 1:
+        w = t.shape[-1] // 2
+        t = t[..., :w] + t[..., w:]
+    return t[..., 0]
 
 
 def _seq_rows(x):
-    """x[0] + x[1] + ... over axis 0, in that order, as float32."""
+    """x[0] + x[1] + ... over axis 0, in that order, in x's dtype."""
+    dt = x.dtype
     if x.shape[0] == 0:
-        return np.zeros(x.shape[1:], _f)
+        return np.zeros(x.shape[1:], dt)
     x = np.ascontiguousarray(x)
     if x[0].size <= 1:
         # NumPy would sum a lone column pairwise; a running sum is sequential
-        return np.add.accumulate(x, axis=0, dtype=_f)[-1]
+        return np.add.accumulate(x, axis=0, dtype=dt)[-1]
     # a C-contiguous reduction over the outer axis adds whole rows one after another
-    return np.add.reduce(x, axis=0, dtype=_f)
+    return np.add.reduce(x, axis=0, dtype=dt)
 
 
 def _leaf(x):
-    """InnerMostDimReducer's non-tree vectorized sum of each row of x (rows, n), n <= 8192."""
+    """InnerMostDimReducer's non-tree vectorized sum of each row of x (rows, n), n <= 1024
+    packets."""
     rows, n = x.shape
+    p = _LANES[x.dtype]
     acc = None
     start = 0
-    if n >= 4 * _P:
-        v4 = n // (4 * _P) * (4 * _P)
-        blocks = x[:, :v4].reshape(rows, v4 // (4 * _P), 4, _P)
-        a = _seq_rows(np.moveaxis(blocks, 1, 0))             # (rows, 4, 8)
+    if n >= 4 * p:
+        v4 = n // (4 * p) * (4 * p)
+        blocks = x[:, :v4].reshape(rows, v4 // (4 * p), 4, p)
+        a = _seq_rows(np.moveaxis(blocks, 1, 0))             # (rows, 4, p)
         acc = ((a[:, 0] + a[:, 1]) + a[:, 2]) + a[:, 3]
         start = v4
-    v = n // _P * _P
-    for j in range(start, v, _P):
-        acc = x[:, j:j + _P] + acc if acc is not None else np.array(x[:, j:j + _P], _f)
-    s = np.zeros(rows, _f)
+    v = n // p * p
+    for j in range(start, v, p):
+        acc = x[:, j:j + p] + acc if acc is not None else np.array(x[:, j:j + p], x.dtype)
+    s = np.zeros(rows, x.dtype)
     for j in range(v, n):
         s = s + x[:, j]
     return s + _hsum(acc) if acc is not None else s
@@ -75,9 +84,10 @@ def _leaf(x):
 def _tree(x, first):
     """The tree reduction over rows of x (rows, n) whose runs start at flat offset `first`."""
     n = x.shape[1]
-    if n <= _LEAF:
+    p = _LANES[x.dtype]
+    if n <= p * 1024:
         return _leaf(x)
-    split = _P * -(-(first + -(-n // 2)) // _P)
+    split = p * -(-(first + -(-n // 2)) // p)
     left = min(split - first, n)
     acc = _tree(x[:, :left], first)
     if left < n:
@@ -85,33 +95,42 @@ def _tree(x, first):
     return acc
 
 
+def _float(x):
+    """x as float64 when it is, else float32 (the dtypes whose orders are reproduced)."""
+    x = np.asarray(x)
+    return x if x.dtype == np.float64 else np.asarray(x, _f)
+
+
 def inner_sum(x):
-    """Sums of the rows of a float32 matrix x (rows, n), as TF's inner-axis / full Sum adds."""
-    x = np.asarray(x, _f)
+    """Sums of the rows of a float32 (or float64) matrix x (rows, n), as TF's inner-axis / full
+    Sum adds."""
+    x = _float(x)
     rows, n = x.shape
+    p = _LANES[x.dtype]
     if n == 0:
-        return np.zeros(rows, _f)
-    if n <= _LEAF:
+        return np.zeros(rows, x.dtype)
+    if n <= p * 1024:
         return _leaf(x)
-    # The split point is aligned on the flat offset of each run, so it depends on row * n % 8.
-    out = np.empty(rows, _f)
-    for r0 in range(min(rows, _P)):
-        out[r0::_P] = _tree(x[r0::_P], r0 * n)
+    # The split point is aligned on the flat offset of each run, so it depends on row * n % p.
+    out = np.empty(rows, x.dtype)
+    for r0 in range(min(rows, p)):
+        out[r0::p] = _tree(x[r0::p], r0 * n)
     return out
 
 
 def outer_sum(x):
-    """Sums over the rows of float32 matrices x (rows, cols) or (batch, rows, cols), as TF's
-    outer-axis (and middle-axis) Sum adds."""
-    x = np.asarray(x, _f)
+    """Sums over the rows of float32 (or float64) matrices x (rows, cols) or (batch, rows, cols),
+    as TF's outer-axis (and middle-axis) Sum adds."""
+    x = _float(x)
     if x.ndim == 2:
         return outer_sum(x[None])[0]
     batch, rows, cols = x.shape
+    p = _LANES[x.dtype]
     xt = np.moveaxis(x, 1, 0)                                 # (rows, batch, cols)
-    cp = cols // _P * _P
+    cp = cols // p * p
     if rows < 16 or cp == 0:
         return _seq_rows(xt)
-    out = np.empty((batch, cols), _f)
+    out = np.empty((batch, cols), x.dtype)
     r4 = rows // 4 * 4
     a = _seq_rows(xt[:r4, :, :cp].reshape(r4 // 4, 4, batch, cp))
     acc = ((a[0] + a[1]) + a[2]) + a[3]
@@ -139,12 +158,12 @@ def _simplify(shape, axes):
 
 
 def reduce_sum(x, axes):
-    """TF's float32 Sum of x over `axes` (a tuple of non-negative ints), keep_dims False shape.
+    """TF's float32 (or float64) Sum of x over `axes` (a tuple of non-negative ints), keep_dims False shape.
 
     Returns None for the layouts TF transposes first (4+ alternating dims), which callers then
     compute in NumPy's order.
     """
-    x = np.ascontiguousarray(x, _f)
+    x = np.ascontiguousarray(_float(x))
     out_shape = tuple(d for i, d in enumerate(x.shape) if i not in axes)
     dims, first_red = _simplify(x.shape, set(axes))
     if x.size == 0 or not dims or not any(i in axes for i in range(x.ndim)):
@@ -161,16 +180,17 @@ def reduce_sum(x, axes):
         r = _seq_rows(x.reshape(a, b, c).transpose(2, 0, 1).reshape(c * a, b))
     else:
         return None
-    return None if r is None else np.asarray(r, _f).reshape(out_shape)
+    return None if r is None else np.asarray(r, x.dtype).reshape(out_shape)
 
 
 def reduce_mean(x, axes):
-    """TF's float32 Mean over `axes`: the Sum above divided by float32(count), or None."""
+    """TF's float32 (float64) Mean over `axes`: the Sum above divided by the count in that
+    dtype, or None."""
     s = reduce_sum(x, axes)
     if s is None:
         return None
     n = x.size // max(s.size, 1)
-    return np.asarray(s / _f(n), _f)
+    return np.asarray(s / s.dtype.type(n), s.dtype)
 
 
 # -- MatMul ----------------------------------------------------------------------------------------
