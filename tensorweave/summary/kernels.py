@@ -135,24 +135,31 @@ def encode_png(img):
 
 
 def _to_uint8(img):
-    """TF's ImageSummary scaling of a float image: [0, max] -> [0, 255] if all >= 0, else centred
-    at 128 with the largest magnitude at 127."""
+    """TF's ImageSummary scaling of a float image (image_summary_op.cc NormalizeFloatImage):
+    [0, max] -> [0, 255] if all >= 0, else centred at 128 with the largest magnitude at 127.
+    The range is taken over pixels whose channels are all finite, the arithmetic is done in the
+    image's own float type, and the result is truncated (a C++ cast to uint8), not rounded."""
     if img.dtype == np.uint8:
         return img
-    img = img.astype(np.float64)
-    finite = np.isfinite(img)
-    vals = img[finite]
-    lo = vals.min() if vals.size else 0.0
-    hi = vals.max() if vals.size else 0.0
-    if lo >= 0:
-        scale = 255.0 / hi if hi > 0 else 0.0
-        offset = 0.0
+    ftype = img.dtype.type if img.dtype in (np.float16, np.float64) else np.float32
+    x = img.astype(ftype)
+    finite_px = np.isfinite(x).all(axis=-1)
+    vals = x[finite_px]
+    lo = float(vals.min()) if vals.size else float("inf")
+    hi = float(vals.max()) if vals.size else float("-inf")
+    k_zero = 1e-6
+    if lo < 0:
+        max_val = np.float32(max(abs(lo), abs(hi)))
+        scale = ftype(0.0 if max_val < k_zero else np.float32(127.0) / max_val)
+        offset = ftype(128.0)
     else:
-        m = max(abs(lo), abs(hi))
-        scale = 127.0 / m if m > 0 else 0.0
-        offset = 128.0
-    out = np.where(finite, img * scale + offset, 0.0)
-    return np.clip(np.round(out), 0, 255).astype(np.uint8), finite
+        scale = ftype(0.0 if hi < k_zero else np.float32(255.0) / np.float32(hi))
+        offset = ftype(0.0)
+    with np.errstate(all="ignore"):
+        out = x * scale + offset
+    out = np.where(finite_px[..., None], out, 0.0)
+    finite = np.broadcast_to(finite_px[..., None], x.shape)
+    return np.trunc(np.clip(out, 0, 255)).astype(np.uint8), finite
 
 
 @register_kernel("ImageSummary")

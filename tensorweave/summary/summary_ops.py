@@ -67,7 +67,7 @@ def _string_const(value, name):
 def scalar(name, tensor, collections=None, family=None):
     """A summary of a scalar (a real number): the `ScalarSummary` op."""
     with _summary_scope(name, family, values=[tensor]) as (tag, scope):
-        tensor = convert_to_tensor(tensor)
+        tensor = convert_to_tensor(tensor, name="values")
         tags = _string_const(tag, "tags")
         val = apply_op("ScalarSummary", [tags, tensor], [_dtypes.string], scope,
                        attrs={"T": tensor.dtype.base_dtype})
@@ -78,7 +78,7 @@ def scalar(name, tensor, collections=None, family=None):
 def histogram(name, values, collections=None, family=None):
     """A histogram of `values` with TensorFlow's default bucket limits (`HistogramSummary`)."""
     with _summary_scope(name, family, values=[values], default_name="HistogramSummary") as (tag, scope):
-        values = convert_to_tensor(values)
+        values = convert_to_tensor(values, name="values")
         t = _string_const(tag, "tag")
         val = apply_op("HistogramSummary", [t, values], [_dtypes.string], scope,
                        attrs={"T": values.dtype.base_dtype})
@@ -90,7 +90,7 @@ def image(name, tensor, max_outputs=3, collections=None, family=None):
     """PNG images of a [batch, height, width, channels] tensor (1, 3 or 4 channels)
     (`ImageSummary`); tags are `<tag>/image/<i>`, or `<tag>/image` when max_outputs is 1."""
     with _summary_scope(name, family, values=[tensor]) as (tag, scope):
-        tensor = convert_to_tensor(tensor)
+        tensor = convert_to_tensor(tensor, name="tensor")
         shape = tensor.shape
         if shape.ndims is not None and shape.ndims != 4:
             raise ValueError(f"Shape must be rank 4 but is rank {shape.ndims} for 'ImageSummary'")
@@ -106,7 +106,7 @@ def audio(name, tensor, sample_rate, max_outputs=3, collections=None, family=Non
     """WAV audio clips of a [batch, frames] or [batch, frames, channels] float tensor in [-1, 1]
     (`AudioSummaryV2`)."""
     with _summary_scope(name, family, values=[tensor]) as (tag, scope):
-        tensor = convert_to_tensor(tensor, dtype=_dtypes.float32)
+        tensor = convert_to_tensor(tensor, dtype=_dtypes.float32, name="tensor")
         sample_rate = convert_to_tensor(sample_rate, dtype=_dtypes.float32, name="sample_rate")
         t = _string_const(tag, "tag")
         val = apply_op("AudioSummaryV2", [t, tensor, sample_rate], [_dtypes.string], scope,
@@ -122,9 +122,9 @@ def _text_metadata():
 
 def text(name, tensor, collections=None):
     """A string tensor shown by TensorBoard's text plugin (`TensorSummaryV2`)."""
-    tensor = convert_to_tensor(tensor)
-    if tensor.dtype.base_dtype is not _dtypes.string:
-        raise ValueError("Expected tensor %s to have dtype string, got %s" % (tensor.name, tensor.dtype.name))
+    # TF does not convert here: a Python str is an AttributeError ('str' object has no attribute 'dtype').
+    if tensor.dtype != _dtypes.string:
+        raise ValueError("Expected tensor %s to have dtype string, got %s" % (tensor.name, tensor.dtype))
     return tensor_summary(name, tensor, summary_metadata=_text_metadata(), collections=collections)
 
 
@@ -140,7 +140,7 @@ def tensor_summary(name, tensor, summary_description=None, collections=None, sum
         summary_metadata.display_name = display_name
     serialized = summary_metadata.SerializeToString()
     with _summary_scope(name, family, values=[tensor]) as (tag, scope):
-        tensor = convert_to_tensor(tensor)
+        tensor = convert_to_tensor(tensor, name="tensor")
         t = _string_const(tag, "tag")
         meta = _string_const(serialized, "serialized_summary_metadata")
         val = apply_op("TensorSummaryV2", [t, tensor, meta], [_dtypes.string], scope,
@@ -155,6 +155,14 @@ def merge(inputs, collections=None, name=None):
     from ..framework.graph import name_scope
     inputs = [convert_to_tensor(i) for i in inputs]
     with name_scope(name, "Merge", inputs):
+        # TF's op-definition checks (raised inside the scope, which keeps its name).
+        if not inputs:
+            raise ValueError("List argument 'inputs' to 'MergeSummary' Op with length 0 shorter than "
+                             "minimum length 1.")
+        if any(i.dtype.base_dtype != _dtypes.string for i in inputs):
+            raise TypeError("Tensors in list passed to 'inputs' of 'MergeSummary' Op have types [%s] that "
+                            "do not match expected type string." % ", ".join(i.dtype.base_dtype.name
+                                                                             for i in inputs))
         # TF passes `name` on to the op too: merge(..., name="m") is "m/m"
         val = apply_op("MergeSummary", inputs, [_dtypes.string], name or "MergeSummary", attrs={"N": len(inputs)})
     _collect(val, collections, default=())
@@ -170,9 +178,14 @@ def merge_all(key=GraphKeys.SUMMARIES, scope=None, name=None):
 
 
 def get_summary_description(node_def):
-    """The SummaryDescription of a TensorSummary node's `description` attr."""
+    """The SummaryDescription of a (V1) TensorSummary node's JSON `description` attr; any other
+    op (tf.summary.tensor_summary makes TensorSummaryV2) is a ValueError, as in TF."""
+    from google.protobuf import json_format
+
     from ..protos.summary_pb2 import SummaryDescription
+    if node_def.op != "TensorSummary":
+        raise ValueError("Can't get_summary_description on %s" % node_def.op)
     desc = SummaryDescription()
-    if "description" in node_def.attr:
-        desc.ParseFromString(node_def.attr["description"].s)
+    raw = node_def.attr["description"].s
+    json_format.Parse(raw.decode("utf-8") if isinstance(raw, bytes) else raw, desc)
     return desc

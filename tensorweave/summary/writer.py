@@ -34,6 +34,11 @@ class EventFileWriter:
         self._closed = False
         self._suffix = filename_suffix or ""
         self._open_new_file()
+        if self._suffix:
+            # TF calls EventsWriter.InitWithSuffix when given a suffix: the file (with its header)
+            # exists from the start.
+            with self._lock:
+                self._ensure_file_locked()
 
     def _open_new_file(self):
         # As TF's EventsWriter, the file (and its file_version header) is only created by the
@@ -162,12 +167,14 @@ class FileWriter:
         """Adds a graph (or a GraphDef) for TensorBoard's graph view."""
         if graph is not None and graph_def is not None:
             raise ValueError("Please pass only graph, or graph_def (deprecated), but not both.")
-        if graph is not None:
-            gd = graph.as_graph_def(add_shapes=True)
-        elif graph_def is not None:
-            gd = graph_def
+        # TF accepts a Graph or a GraphDef through either argument.
+        g = graph if graph is not None else graph_def
+        if hasattr(g, "as_graph_def"):
+            gd = g.as_graph_def(add_shapes=True)
+        elif g is not None and type(g).__name__ == "GraphDef" and hasattr(g, "SerializeToString"):
+            gd = g
         else:
-            raise TypeError("graph or graph_def must be given")
+            raise TypeError("The passed graph must be an instance of `Graph` or the deprecated `GraphDef`")
         Event = _event_pb()
         self._add_event(Event(graph_def=gd.SerializeToString()), global_step)
 

@@ -25,11 +25,6 @@ def _cast(x, dtype):
     return _m().cast(x, dtype)
 
 
-def _require_step(global_step):
-    if global_step is None:
-        raise ValueError("None values not supported.")
-
-
 def _start(learning_rate):
     lr = convert_to_tensor(learning_rate, name="initial_learning_rate")
     return lr, lr.dtype.base_dtype
@@ -37,7 +32,6 @@ def _start(learning_rate):
 
 def exponential_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False, name=None):
     """learning_rate * decay_rate ^ (global_step / decay_steps) (the exponent floored if staircase)."""
-    _require_step(global_step)
     return _exponential(learning_rate, global_step, decay_steps, decay_rate, staircase, name)
 
 
@@ -62,15 +56,13 @@ def natural_exp_decay(learning_rate, global_step, decay_steps, decay_rate, stair
     """learning_rate * exp(-decay_rate * global_step / decay_steps) (floored exponent if staircase).
 
     Built as TF1 builds it: an ExponentialDecay with rate exp(-decay_rate)."""
-    _require_step(global_step)
     m = _m()
-    natural_exp_rate = m.exp(m.negative(convert_to_tensor(decay_rate)))
+    natural_exp_rate = m.exp(m.negative(decay_rate))
     return _exponential(learning_rate, global_step, decay_steps, natural_exp_rate, staircase, name)
 
 
 def inverse_time_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False, name=None):
     """learning_rate / (1 + decay_rate * global_step / decay_steps) (floored ratio if staircase)."""
-    _require_step(global_step)
     m = _m()
     with name_scope(name, "InverseTimeDecay") as scope:
         lr, dtype = _start(learning_rate)
@@ -84,7 +76,6 @@ def polynomial_decay(learning_rate, global_step, decay_steps, end_learning_rate=
                      cycle=False, name=None):
     """(learning_rate - end) * (1 - step / decay_steps) ^ power + end, with step capped at
     decay_steps; with cycle, decay_steps grows to the first multiple of itself above the step."""
-    _require_step(global_step)
     m = _m()
     with name_scope(name, "PolynomialDecay") as scope:
         lr, dtype = _start(learning_rate)
@@ -104,7 +95,6 @@ def polynomial_decay(learning_rate, global_step, decay_steps, end_learning_rate=
 
 def cosine_decay(learning_rate, global_step, decay_steps, alpha=0.0, name=None):
     """learning_rate * ((1 - alpha) * 0.5 * (1 + cos(pi * min(step, decay_steps) / decay_steps)) + alpha)."""
-    _require_step(global_step)
     m = _m()
     with name_scope(name, "CosineDecay"):
         lr, dtype = _start(learning_rate)
@@ -120,7 +110,6 @@ def linear_cosine_decay(learning_rate, global_step, decay_steps, num_periods=0.5
                         name=None):
     """learning_rate * ((alpha + linear) * cosine + beta) with linear = (decay_steps - step) /
     decay_steps and cosine = 0.5 * (1 + cos(pi * 2 * num_periods * step / decay_steps))."""
-    _require_step(global_step)
     m = _m()
     with name_scope(name, "LinearCosineDecay") as scope:
         lr, dtype = _start(learning_rate)
@@ -141,7 +130,6 @@ def noisy_linear_cosine_decay(learning_rate, global_step, decay_steps, initial_v
                               num_periods=0.5, alpha=0.0, beta=0.001, name=None):
     """linear_cosine_decay with Gaussian noise added to the linear term: its variance is
     initial_variance / (1 + step)^variance_decay (unseeded, like TF's)."""
-    _require_step(global_step)
     m = _m()
     from ..ops import random_ops
     with name_scope(name, "NoisyLinearCosineDecay") as scope:
@@ -167,10 +155,7 @@ def noisy_linear_cosine_decay(learning_rate, global_step, decay_steps, initial_v
 def cosine_decay_restarts(learning_rate, global_step, first_decay_steps, t_mul=2.0, m_mul=1.0, alpha=0.0,
                           name=None):
     """SGDR (cosine decay with warm restarts): periods grow by t_mul, restart peaks scale by m_mul."""
-    _require_step(global_step)
     m = _m()
-    if not isinstance(t_mul, (int, float)):
-        raise NotImplementedError("cosine_decay_restarts with a tensor t_mul is not supported yet")
     with name_scope(name, "SGDRDecay") as scope:
         lr, dtype = _start(learning_rate)
         first_decay_steps = _cast(first_decay_steps, dtype)
@@ -178,13 +163,25 @@ def cosine_decay_restarts(learning_rate, global_step, first_decay_steps, t_mul=2
         t_mul_t = _cast(t_mul, dtype)
         m_mul = _cast(m_mul, dtype)
         completed_fraction = _cast(global_step, dtype) / first_decay_steps
-        if float(t_mul) == 1.0:
-            i_restart = m.floor(completed_fraction)
-            completed_fraction = completed_fraction - i_restart
+        def arithmetic(fraction):
+            i = m.floor(fraction)
+            return i, fraction - i
+
+        def geometric(fraction):
+            i = m.floor(m.log(1.0 - fraction * (1.0 - t_mul_t)) / m.log(t_mul_t))
+            sum_r = (1.0 - t_mul_t ** i) / (1.0 - t_mul_t)
+            return i, (fraction - sum_r) / t_mul_t ** i
+
+        if isinstance(t_mul, (int, float)):
+            i_restart, completed_fraction = (arithmetic if float(t_mul) == 1.0 else geometric)(completed_fraction)
         else:
-            i_restart = m.floor(m.log(1.0 - completed_fraction * (1.0 - t_mul_t)) / m.log(t_mul_t))
-            sum_r = (1.0 - t_mul_t ** i_restart) / (1.0 - t_mul_t)
-            completed_fraction = (completed_fraction - sum_r) / t_mul_t ** i_restart
+            # A tensor t_mul: TF picks the branch with a cond on t_mul == 1 at run time.
+            from ..ops import array_ops
+            is_one = m.equal(t_mul_t, 1.0)
+            i_a, f_a = arithmetic(completed_fraction)
+            i_g, f_g = geometric(completed_fraction)
+            i_restart = array_ops.where(is_one, i_a, i_g)
+            completed_fraction = array_ops.where(is_one, f_a, f_g)
         m_fac = m_mul ** i_restart
         cosine_decayed = 0.5 * m_fac * (1.0 + m.cos(constant(math.pi, dtype=dtype) * completed_fraction))
         decayed = (1 - alpha) * cosine_decayed + alpha

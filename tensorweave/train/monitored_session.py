@@ -394,7 +394,11 @@ class _HookedSession(_WrappedSession):
             raise RuntimeError("Run called even after should_stop requested.")
         actual_fetches = {"caller": fetches}
         run_context = SessionRunContext(original_args=SessionRunArgs(fetches, feed_dict), session=self._sess)
-        feed_dict = self._call_hook_before_run(run_context, actual_fetches, feed_dict)
+        # TF always hands the hooks a RunOptions (hooks' options merged in) and a RunMetadata.
+        from ..runtime.config import RunMetadata, RunOptions
+        options = options or RunOptions()
+        feed_dict = self._call_hook_before_run(run_context, actual_fetches, feed_dict, options)
+        run_metadata = run_metadata or RunMetadata()
         outputs = self._sess.run(actual_fetches, feed_dict=feed_dict, options=options, run_metadata=run_metadata)
         for hook in self._hooks:
             hook.after_run(run_context, SessionRunValues(results=outputs[hook] if hook in outputs else None,
@@ -402,7 +406,7 @@ class _HookedSession(_WrappedSession):
         self._should_stop = self._should_stop or run_context.stop_requested
         return outputs["caller"]
 
-    def _call_hook_before_run(self, run_context, fetch_dict, user_feed_dict):
+    def _call_hook_before_run(self, run_context, fetch_dict, user_feed_dict, options=None):
         hook_feeds = {}
         for hook in self._hooks:
             request = hook.before_run(run_context)
@@ -412,6 +416,8 @@ class _HookedSession(_WrappedSession):
                 if request.feed_dict:
                     _raise_if_feeds_intersect(hook_feeds, request.feed_dict, "Same tensor is fed by two hooks.")
                     hook_feeds.update(request.feed_dict)
+                if request.options and options is not None:
+                    _merge_run_options(options, request.options)
         if not hook_feeds:
             return user_feed_dict
         if not user_feed_dict:
@@ -419,6 +425,17 @@ class _HookedSession(_WrappedSession):
         _raise_if_feeds_intersect(user_feed_dict, hook_feeds, "Same tensor is fed by a SessionRunHook and user.")
         hook_feeds.update(user_feed_dict)
         return hook_feeds
+
+
+def _merge_run_options(options, incoming):
+    """TF's _HookedSession._merge_run_options: the larger trace level and timeout win."""
+    options.trace_level = max(options.trace_level, incoming.trace_level)
+    options.timeout_in_ms = max(options.timeout_in_ms, incoming.timeout_in_ms)
+    options.inter_op_thread_pool = max(options.inter_op_thread_pool, incoming.inter_op_thread_pool)
+    if getattr(incoming, "report_tensor_allocations_upon_oom", False):
+        options.report_tensor_allocations_upon_oom = True
+    if getattr(incoming, "output_partition_graphs", False):
+        options.output_partition_graphs = True
 
 
 def _raise_if_feeds_intersect(feeds1, feeds2, message):

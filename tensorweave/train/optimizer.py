@@ -79,6 +79,25 @@ class _RefVariableProcessor:
         return optimizer._apply_sparse_duplicate_indices(g, self._v)
 
 
+def _tape_watched_variables(graph, first_new_op):
+    """The trainable resource variables read by the ops made since `first_new_op`."""
+    trainable = [v for v in get_collection(GraphKeys.TRAINABLE_VARIABLES)
+                 if getattr(v, "_is_resource_variable", False)]
+    by_handle = {}
+    for v in trainable:
+        try:
+            by_handle.setdefault(v.handle, v)
+        except TypeError:
+            pass
+    read = set()
+    for op in graph.get_operations()[first_new_op:]:
+        if op.inputs and op.inputs[0].dtype.base_dtype == _dtypes.resource:
+            v = by_handle.get(op.inputs[0])
+            if v is not None:
+                read.add(id(v))
+    return [v for v in trainable if id(v) in read]
+
+
 class _DenseResourceVariableProcessor:
     """Processor for resource variables: Resource* update ops on their handles."""
 
@@ -175,7 +194,16 @@ class Optimizer:
         """[(gradient, variable)] for `var_list` (default: the trainable variables); a gradient is
         a Tensor, an IndexedSlices (e.g. for a gathered variable), or None."""
         if callable(loss):
+            graph = get_default_graph()
+            first_new_op = len(graph.get_operations())
             loss = loss()
+            if var_list is None:
+                # TF (graph mode) differentiates a callable loss with a GradientTape, which watches
+                # the trainable *resource* variables the loss reads, in creation order; a ref
+                # variable (tf.Variable's default in TF1) is invisible to it.
+                var_list = _tape_watched_variables(graph, first_new_op)
+                if not var_list:
+                    return []
         if gate_gradients not in (Optimizer.GATE_NONE, Optimizer.GATE_OP, Optimizer.GATE_GRAPH):
             raise ValueError("gate_gradients must be one of: Optimizer.GATE_NONE, Optimizer.GATE_OP, "
                              "Optimizer.GATE_GRAPH.  Not %s" % gate_gradients)

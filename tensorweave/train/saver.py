@@ -559,6 +559,10 @@ class Saver:
             if os.path.basename(save_path) == latest_filename and not self._sharded:
                 raise ValueError(f"'latest_filename' collides with 'save_path': '{latest_filename}' and "
                                  f"'{save_path}'")
+        from ..runtime.session import BaseSession
+        if not isinstance(sess, BaseSession):
+            # TF: a MonitoredSession (not a SessionInterface) is refused too.
+            raise TypeError("'sess' must be a Session; %s" % (sess,))
         save_path_parent = os.path.dirname(save_path)
         model_checkpoint_path = None
         if not self._is_empty:

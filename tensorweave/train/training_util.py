@@ -1,10 +1,9 @@
 """The global step: an int64 scalar variable "global_step" counting training steps, in the
 GLOBAL_STEP and GLOBAL_VARIABLES collections, not trainable, initialized to 0."""
 
-import logging
-
 from ..framework import dtypes as _dtypes
 from ..framework.graph import GraphKeys, Tensor, get_default_graph
+from ..platform import tf_logging as logging
 
 __all__ = ["global_step", "get_global_step", "create_global_step", "get_or_create_global_step",
            "assert_global_step"]
