@@ -30,7 +30,10 @@ import numpy as np
 
 __all__ = ["pexp", "plog", "ptanh", "plogistic", "glibc_expf", "glibc_logf", "glibc_log1pf",
            "exp", "log", "tanh", "sigmoid", "log1p", "exp_rows", "expf", "packet_then_scalar",
-           "flush_denormals", "PACKET", "psin", "pcos", "sin", "cos", "pexpm1", "expm1", "perf", "erf", "pasin", "pacos", "patanh", "asin", "acos", "atanh"]
+           "flush_denormals", "PACKET", "psin", "pcos", "sin", "cos", "pexpm1", "expm1", "perf", "erf", "pasin", "pacos", "patanh", "asin", "acos", "atanh",
+           "PACKET64", "flush_denormals64", "packet_then_scalar64", "pexp_double", "plog_double",
+           "ptanh_double", "plogistic_double", "plog1p_double", "pexpm1_double", "exp64", "log64",
+           "tanh64", "sigmoid64", "log1p64", "expm1_64"]
 
 try:                                        # the clip ufunc itself: np.clip's wrapper costs
     from numpy._core.umath import clip as _uclip    # 3x as much on small arrays
@@ -728,3 +731,284 @@ def acos(x):
 def atanh(x):
     """TF's float32 Atanh kernel."""
     return packet_then_scalar(patanh, _libm_unary("atanhf"), x)
+
+
+# -- float64: Eigen's double packet functions on 4-lane AVX packets (Packet4d), no FMA -------------
+# TF's float64 Exp/Log/Tanh/Sigmoid/Log1p/Expm1 kernels run pexp_double, plog_double, ptanh_double,
+# scalar_logistic_op<double> (pexp, then e / (1 + e)), generic_log1p and generic_expm1 on packets
+# of 4 over the flat tensor (flush-to-zero and denormals-are-zero apply to doubles too), and the
+# last n % 4 elements through glibc's exp/log/tanh/log1p/expm1 (Eigen's scalar paths call std::).
+PACKET64 = 4
+_D_TINY = np.finfo(_d).tiny
+
+
+def flush_denormals64(x):
+    """float64 x with subnormals replaced by zeros of their sign (FTZ/DAZ)."""
+    x = np.asarray(x, _d)
+    a = np.abs(x)
+    if a.min(initial=np.inf) >= _D_TINY:
+        return x
+    sub = a < _D_TINY
+    sub &= a != 0
+    if sub.any():
+        x = np.where(sub, np.copysign(_d(0), x), x)
+    return x
+
+
+def packet_then_scalar64(packet_fn, scalar_fn, x):
+    """packet_fn on the first n - n % 4 float64 elements (denormals flushed in and out),
+    scalar_fn (glibc) on the rest."""
+    x = np.asarray(x, _d)
+    flat = x.reshape(-1)
+    cut = flat.size // PACKET64 * PACKET64
+    out = np.empty(flat.size, _d)
+    if cut:
+        out[:cut] = flush_denormals64(packet_fn(flush_denormals64(flat[:cut])))
+    if cut < flat.size:               # (glibc's double code runs under FTZ/DAZ as well)
+        out[cut:] = flush_denormals64(scalar_fn(flush_denormals64(flat[cut:])))
+    return out.reshape(x.shape)
+
+
+_libm64 = {}
+
+
+def _libm_double(name):
+    """glibc's double function `name`, element by element (for the few tail values)."""
+    def call(x):
+        fn = _libm64.get(name)
+        if fn is None:
+            fn = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name)
+            fn.restype = ctypes.c_double
+            fn.argtypes = [ctypes.c_double]
+            _libm64[name] = fn
+        x = np.asarray(x, _d)
+        return np.array([fn(float(v)) for v in x.reshape(-1)], _d).reshape(x.shape)
+    call.__name__ = "glibc_" + name
+    return call
+
+
+glibc_exp = _libm_double("exp")
+glibc_log = _libm_double("log")
+glibc_tanh = _libm_double("tanh")
+glibc_log1p = _libm_double("log1p")
+glibc_expm1 = _libm_double("expm1")
+
+
+@_quiet
+def pexp_double(x):
+    """Eigen's pexp_double: Cephes' [2/3] rational exp(g) = 1 + 2 P / (Q - P), times 2^n."""
+    x0 = np.asarray(x, _d)
+    x = np.minimum(x0, _d(709.784))
+    fx = x * _d(1.4426950408889634073599)
+    fx += _d(0.5)
+    np.floor(fx, out=fx)
+    x -= fx * _d(0.693145751953125)
+    x -= fx * _d(1.42860682030941723212e-6)
+    x2 = x * x
+    px = x2 * _d(1.26177193074810590878e-4)
+    px += _d(3.02994407707441961300e-2)
+    px *= x2
+    px += _d(9.99999999999999999910e-1)
+    px *= x
+    qx = x2 * _d(3.00198505138664455042e-6)
+    qx += _d(2.52448340349684104192e-3)
+    qx *= x2
+    qx += _d(2.27265548208155028766e-1)
+    qx *= x2
+    qx += _d(2.00000000000000000009e0)
+    qx -= px
+    px /= qx
+    px *= _d(2)
+    px += _d(1)
+    # pldexp (and pldexp_fast where it is used) round px * 2^fx once
+    with np.errstate(invalid="ignore"):
+        e = np.clip(np.nan_to_num(fx), -2099, 2099).astype(np.int64)
+    out = np.maximum(np.ldexp(px, e), x0)
+    lo = x0.min(initial=np.inf)
+    if not lo >= _d(-745.519):
+        out[x0 < _d(-745.519)] = 0
+    return out
+
+
+_LOG64_P = (1.01875663804580931796E-4, 4.97494994976747001425E-1, 4.70579119878881725854E0,
+            1.44989225341610930846E1, 1.79368678507819816313E1, 7.70838733755885391666E0)
+_LOG64_Q = (1.0, 1.12873587189167450590E1, 4.52279145837532221105E1, 8.29875266912776603211E1,
+            7.11544750618563894466E1, 2.31251620126765340583E1)
+_NAN_ALL_ONES = np.array([0xFFFFFFFFFFFFFFFF], np.uint64).view(_d)[0]
+
+
+def _pmadd(a, b, c):
+    p = a * b
+    p += c
+    return p
+
+
+@_quiet
+def plog_double(x):
+    """Eigen's plog_impl_double: frexp, shift to [sqrt(1/2), sqrt(2)), Cephes' x - x^2/2 + x^3 P/Q.
+    Negative and NaN inputs give the all-ones NaN (Eigen ORs the invalid mask in)."""
+    x0 = np.asarray(x, _d)
+    m, e = np.frexp(x0)
+    e = e.astype(_d)
+    small = m < _d(0.70710678118654752440)
+    x = m - _d(1)
+    e -= small
+    x += np.where(small, m, _d(0))
+    x2 = x * x
+    x3 = x2 * x
+    P, Q = _LOG64_P, _LOG64_Q
+    y = _pmadd(x, _d(P[0]), _d(P[1]))
+    y1 = _pmadd(x, _d(P[3]), _d(P[4]))
+    y = _pmadd(y, x, _d(P[2]))
+    y1 = _pmadd(y1, x, _d(P[5]))
+    y_ = _pmadd(y, x3, y1)
+    y = x + _d(Q[1])                     # (q0 = 1: q0 * x is x)
+    y1 = _pmadd(x, _d(Q[3]), _d(Q[4]))
+    y = _pmadd(y, x, _d(Q[2]))
+    y1 = _pmadd(y1, x, _d(Q[5]))
+    y = _pmadd(y, x3, y1)
+    y_ *= x3
+    y_ /= y
+    y_ += x2 * _d(-0.5)
+    x += y_
+    x += e * _d(0.693147180559945309417232121458176568)
+    with np.errstate(invalid="ignore"):
+        x[x0 == np.inf] = np.inf
+        x[~(x0 >= 0)] = _NAN_ALL_ONES
+    x[x0 == 0] = -np.inf
+    return x
+
+
+_TANH64_ALPHA = (2.6158007860482230e-23, 7.6534862268749319e-19, 3.1309488231386680e-15,
+                 4.2303918148209176e-12, 2.4618379131293676e-09, 6.8644367682497074e-07,
+                 9.3839087674268880e-05, 5.9809711724441161e-03, 1.5184719640284322e-01)
+_TANH64_BETA = (6.463747022670968018e-21, 5.782506856739003571e-17, 1.293019623712687916e-13,
+                1.123643448069621992e-10, 4.492975677839633985e-08, 8.785185266237658698e-06,
+                8.295161192716231542e-04, 3.437448108450402717e-02, 4.851805297361760360e-01, 1.0)
+
+
+@_quiet
+def ptanh_double(x):
+    """Eigen's ptanh_double: a [19/18] rational function on x clamped to the no-FMA bound."""
+    x0 = np.asarray(x, _d)
+    c = _d(17.714196154005176)
+    x = np.maximum(np.minimum(x0, c), -c)
+    x2 = x * x
+    x3 = x2 * x
+    p = _pmadd(x2, _d(_TANH64_ALPHA[0]), _d(_TANH64_ALPHA[1]))
+    for a in _TANH64_ALPHA[2:]:
+        p *= x2
+        p += _d(a)
+    q = _pmadd(x2, _d(_TANH64_BETA[0]), _d(_TANH64_BETA[1]))
+    for b in _TANH64_BETA[2:]:
+        q *= x2
+        q += _d(b)
+    p *= x3
+    p += x
+    p /= q
+    return p
+
+
+@_quiet
+def plogistic_double(x):
+    """scalar_logistic_op<double>::packetOp: e = pexp(x), e / (1 + e), 1 where e is inf."""
+    e = pexp_double(x)
+    out = e / (_d(1) + e)
+    out[e == np.inf] = 1
+    return out
+
+
+@_quiet
+def _scalar_logistic64(x):
+    e = glibc_exp(x)
+    out = e / (_d(1) + e)
+    out[e == np.inf] = 1
+    return out
+
+
+@_quiet
+def plog1p_double(x):
+    """Eigen's generic_log1p on Packet4d."""
+    x = np.asarray(x, _d)
+    xp1 = x + _d(1)
+    log1 = plog_double(xp1)
+    big = log1 / (xp1 - _d(1))
+    big *= x                             # (a NaN x gives plog's all-ones NaN, as TF's build does)
+    return np.where((xp1 == _d(1)) | (xp1 == log1), x, big)
+
+
+@_quiet
+def pexpm1_double(x):
+    """Eigen's generic_expm1 on Packet4d."""
+    x = np.asarray(x, _d)
+    u = pexp_double(x)
+    um1 = u - _d(1)
+    logu = plog_double(u)
+    out = um1 * (x / logu)
+    out = np.where(logu == u, u, out)
+    out = np.where(um1 == _d(-1), _d(-1), out)
+    return np.where(u == _d(1), x, out)
+
+
+def exp64(x):
+    """TF's float64 Exp kernel."""
+    return packet_then_scalar64(pexp_double, glibc_exp, x)
+
+
+def _scalar_log64(x):
+    out = glibc_log(x)
+    with np.errstate(invalid="ignore"):
+        out[x < 0] = np.nan              # (TF's tail gives +NaN for x < 0; ctypes' glibc -NaN)
+    return out
+
+
+def log64(x):
+    """TF's float64 Log kernel."""
+    return packet_then_scalar64(plog_double, _scalar_log64, x)
+
+
+def tanh64(x):
+    """TF's float64 Tanh kernel."""
+    return packet_then_scalar64(ptanh_double, glibc_tanh, x)
+
+
+def sigmoid64(x):
+    """TF's float64 Sigmoid kernel."""
+    return packet_then_scalar64(plogistic_double, _scalar_logistic64, x)
+
+
+def _keep_subnormals(x, out, start):
+    """out with x's subnormal values from flat index `start` on put back as they are."""
+    xf = x.reshape(-1)[start:]
+    a = np.abs(xf)
+    sub = a < _D_TINY
+    sub &= a != 0
+    if sub.any():
+        out.reshape(-1)[start:][sub] = xf[sub]
+    return out
+
+
+def log1p64(x):
+    """TF's float64 Log1p kernel. A subnormal x in the scalar tail comes back as itself (glibc
+    returns tiny x untouched); in the packets it is flushed to zero (measured)."""
+    x = np.asarray(x, _d)
+    out = packet_then_scalar64(plog1p_double, glibc_log1p, x)
+    # A NaN x gives plog's all-ones NaN in Eigen's 4-packet unrolled loop (the first n // 16 * 16
+    # elements) but x itself in the single-packet loop after it (measured: the compiled operand
+    # order of x * (log1 / (xp1 - 1)) differs)
+    xf, of = x.reshape(-1), out.reshape(-1)
+    lo, cut = x.size // 16 * 16, x.size // PACKET64 * PACKET64
+    if lo < cut:
+        nan = np.isnan(xf[lo:cut])
+        of[lo:cut][nan] = xf[lo:cut][nan]
+    return _keep_subnormals(x, out, cut)
+
+
+def expm1_64(x):
+    """TF's float64 Expm1 kernel. A subnormal x in the packets comes back as itself (the select
+    returns the input register); in the scalar tail it is flushed to zero (measured)."""
+    x = np.asarray(x, _d)
+    out = packet_then_scalar64(pexpm1_double, glibc_expm1, x)
+    cut = x.size // PACKET64 * PACKET64
+    _keep_subnormals(x.reshape(-1)[:cut], out.reshape(-1)[:cut], 0)
+    return out

@@ -166,11 +166,17 @@ def _tf_rounded(op_type, fast, exact):
     if op_type == "Tanh":               # elementwise, no packet tail: groups run as one call
         tf_rounded.siblings = _siblings(tf_rounded, exact, _P_ANY)
 
+    exact64 = _EXACT64.get(op_type)
+    if exact64 is not None:
+        tf_rounded64 = _tf_rounded64(fast, exact64)
+
     @register_kernel(op_type)
     def factory(op, ctx):
         dt = op._inputs[0]._dtype.base_dtype
         if ctx.xp is np and dt.name in _HALF_TYPES:
             return via_float32(tf_rounded, dt.as_numpy_dtype)
+        if ctx.xp is np and exact64 is not None and dt.as_numpy_dtype is np.float64:
+            return tf_rounded64
         if ctx.xp is not np or dt.as_numpy_dtype is not np.float32:
             return getattr(ctx.xp, fast.__name__, fast)
         return tf_rounded
@@ -178,6 +184,18 @@ def _tf_rounded(op_type, fast, exact):
 
 
 _HALF_TYPES = ("float16", "bfloat16")
+
+# Float64 kernels rounded as TF's (eigen_math: Eigen's double packets of 4, glibc for the tail)
+_EXACT64 = {"Exp": eigen_math.exp64, "Log": eigen_math.log64, "Tanh": eigen_math.tanh64,
+            "Log1p": eigen_math.log1p64, "Expm1": eigen_math.expm1_64}
+
+
+def _tf_rounded64(fast, exact):
+    def tf_rounded64(x):
+        if isinstance(x, np.ndarray) and x.dtype == np.float64 and 0 < x.size <= _TF_ROUNDED_MAX:
+            return exact(x)
+        return fast(x)
+    return tf_rounded64
 
 
 def via_float32(fn, dt):
@@ -254,6 +272,12 @@ def _sigmoid_any(x, one):
 _sigmoid_f32.siblings = _siblings(_sigmoid_f32, eigen_math.sigmoid, eigen_math.PACKET)
 
 
+def _sigmoid_f64(x):
+    if isinstance(x, np.ndarray) and x.dtype == np.float64 and 0 < x.size <= _TF_ROUNDED_MAX:
+        return eigen_math.sigmoid64(x)          # TF's rounding (see _tf_rounded64)
+    return _sigmoid_any(x, np.float64(1))
+
+
 def _sigmoid_half(dt):
     """Eigen's scalar_logistic_op on float16/bfloat16: e = exp(x), e / (1 + e) (1 where e is inf),
     each step computed in float32 and rounded to dt (measured on TF 2.21)."""
@@ -274,6 +298,8 @@ def _sigmoid(op, ctx):
     one = op._inputs[0]._dtype.base_dtype.as_numpy_dtype(1)
     if ctx.xp is np and one.dtype == np.float32:
         return _sigmoid_f32
+    if ctx.xp is np and one.dtype == np.float64:
+        return _sigmoid_f64
     if ctx.xp is np and one.dtype.name in _HALF_TYPES:
         return _sigmoid_half(one.dtype)
 
