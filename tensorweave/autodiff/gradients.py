@@ -7,11 +7,12 @@ Sparse gradients (`IndexedSlices`, e.g. from a gather) stay sparse while they ar
 """
 
 import collections
+import enum
 
 from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import convert_to_tensor
-from ..framework.graph import Tensor, get_default_graph, name_scope
+from ..framework.graph import Operation, Tensor, get_default_graph, name_scope
 from ..framework.indexed_slices import IndexedSlices
 
 __all__ = ["gradients", "hessians", "AggregationMethod", "UnconnectedGradients"]
@@ -24,7 +25,8 @@ class AggregationMethod:
     EXPERIMENTAL_ACCUMULATE_N = 2
 
 
-class UnconnectedGradients:
+class UnconnectedGradients(enum.Enum):
+    """TF's enum: what tf.gradients returns for an x that does not affect ys."""
     NONE = "none"
     ZERO = "zero"
 
@@ -44,6 +46,8 @@ def _as_list(x):
 def _to_tensor(x, as_ref):
     if isinstance(x, (Tensor, IndexedSlices)):
         return x
+    if isinstance(x, Operation):  # TF's words for an op passed as ys/xs
+        raise TypeError(f"can't convert Operation '{x.name}' to Tensor")
     if as_ref and getattr(x, "_is_resource_variable", False):
         return x.handle
     return convert_to_tensor(x, as_ref=as_ref)
@@ -60,10 +64,10 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
     ys = [_to_tensor(y, False) for y in _as_list(ys)]
     xs = [_to_tensor(x, True) for x in _as_list(xs)]
     grad_ys = _as_list(grad_ys) if grad_ys is not None else [None] * len(ys)
-    if len(grad_ys) != len(ys):
-        raise ValueError(f"Passed {len(grad_ys)} grad_ys for {len(ys)} ys")
-    if unconnected_gradients not in (UnconnectedGradients.NONE, UnconnectedGradients.ZERO):
-        raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}")
+    try:  # TF: UnconnectedGradients(value) takes the enum or its string value
+        unconnected_gradients = UnconnectedGradients(unconnected_gradients)
+    except ValueError:
+        raise ValueError(f"Unknown value for unconnected_gradients: '{unconnected_gradients}'") from None
     # TF stops at each `t.op`: a variable's own op (not its read), so a variable that is also an
     # x still gets its gradient.
     stop_tensors = [_to_tensor(s, True) for s in _as_list(stop_gradients)]
@@ -72,13 +76,15 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
     with graph.as_default(), name_scope(name, "gradients", ys + xs + stop_tensors):
         from ..ops import array_ops, math_ops  # op constructors for seeds and sums
         graph.unique_name("uid")  # TF reserves "<scope>/uid" for its gradient uid
+        if len(grad_ys) != len(ys):  # TF checks inside the scope, so the scope name is used up
+            raise ValueError(f"Length mismatch. Passed {len(grad_ys)} grad_ys for {len(ys)} ys")
 
         grads = {}  # op -> one list of gradient contributions per output
         seeds = []
         for i, (y, gy) in enumerate(zip(ys, grad_ys)):
             if gy is None:
                 if y.dtype.is_complex:
-                    raise TypeError(f"Gradients of complex tensors ({y.name}) must set grad_ys "
+                    raise TypeError(f"Gradients of complex tensors ({y}) must set grad_ys "
                                     f"(y.dtype = {y.dtype.name})")
                 # TF: ones(shape(y)): ops "gradients/Shape", "gradients/grad_ys_0/Const", Fill.
                 gy = array_ops.ones(array_ops.shape(y), dtype=y.dtype.base_dtype, name=f"grad_ys_{i}")

@@ -48,14 +48,31 @@ class IndexedSlices:
                 + (f", dense_shape={self._dense_shape})" if self._dense_shape is not None else ")"))
 
 
+_LARGE_SPARSE_NUM_ELEMENTS = 100000000
+
+
 def _to_dense(value, dtype=None, name=None, as_ref=False):
     """Densifies by summing rows into place (duplicate indices add, like a gather's gradient)."""
+    import warnings
+    import numpy as np
     from ..ops import math_ops
+    from .constant_op import constant_value
+    from . import dtypes as _dtypes
+    if dtype is not None and not _dtypes.as_dtype(dtype).is_compatible_with(value.dtype):
+        raise ValueError(
+            f"Incompatible tensor conversion requested to `dtype` {_dtypes.as_dtype(dtype).name} for "
+            f"IndexedSlices ({value}) with dtype {value.dtype.name}")
     if value.dense_shape is None:
-        raise ValueError(f"Tensor conversion requested for IndexedSlices without dense_shape: {value!r}")
-    from ..ops import array_ops
-    return math_ops.unsorted_segment_sum(value.values, value.indices, array_ops.gather(value.dense_shape, 0),
-                                         name=name)
+        raise ValueError("Tensor conversion requested for IndexedSlices for argument `value` "
+                         f"without dense_shape: {value!s}")
+    dense_shape_value = constant_value(value.dense_shape)
+    if dense_shape_value is not None:
+        num_elements = np.prod(dense_shape_value)
+        if num_elements >= _LARGE_SPARSE_NUM_ELEMENTS:  # TF's warning, same text and threshold
+            warnings.warn("Converting sparse IndexedSlices to a dense Tensor with %d "
+                          "elements. This may consume a large amount of memory." % num_elements)
+    # TF slices with `dense_shape[0]` (a "strided_slice" op in the caller's scope).
+    return math_ops.unsorted_segment_sum(value.values, value.indices, value.dense_shape[0], name=name)
 
 
 register_tensor_conversion_function(IndexedSlices, _to_dense)

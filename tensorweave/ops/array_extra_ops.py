@@ -183,7 +183,7 @@ def _unique_with_counts_shape(op):
 
 
 registry.register_op("UniqueWithCounts", shape_fn=_unique_with_counts_shape)
-registry.no_gradient("UniqueWithCounts")
+# No gradient registered for "UniqueWithCounts" (TF has none): tf.gradients through it raises LookupError.
 _UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
 
 
@@ -245,7 +245,7 @@ def _bitcast_shape(op):
 
 
 registry.register_op("Bitcast", shape_fn=_bitcast_shape)
-registry.no_gradient("Bitcast")
+# No gradient registered for "Bitcast" (TF has none): tf.gradients through it raises LookupError.
 
 
 def bitcast(input, type, name=None):  # noqa: A002

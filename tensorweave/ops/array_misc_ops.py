@@ -280,7 +280,7 @@ def _unique_shape(op):
 
 
 registry.register_op("Unique", shape_fn=_unique_shape)
-registry.no_gradient("Unique")
+# No gradient registered for "Unique" (TF has none): tf.gradients through it raises LookupError.
 
 
 def unique(x, out_idx=_dtypes.int32, name=None):

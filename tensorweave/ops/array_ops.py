@@ -556,7 +556,8 @@ def _fill_value(op, value_of):
 
 @registry.register_gradient("Fill")
 def _fill_grad(op, grad):
-    return [None, _sum_to_shape(grad, constant(np.zeros([0], np.int32)))]
+    from .math_reduction_ops import reduce_sum
+    return [None, reduce_sum(grad)]  # TF's _FillGrad: "Fill_grad/Const", "Fill_grad/Sum"
 
 
 def fill(dims, value, name=None):

@@ -394,7 +394,7 @@ def _gather_drop_negatives(params, ids, zero_clipped_indices=None, is_positive=N
             [is_positive_shape, a.ones([a.rank(gathered) - a.rank(is_positive)],
                                        dtype=is_positive_shape.dtype)], axis=0)
         is_positive = a.reshape(is_positive, broadcastable_shape)
-        is_positive = logical_and(is_positive, a.ones_like(gathered, dtype=_dtypes.bool))
+        is_positive = logical_and(is_positive, a.ones_like(gathered, dtype=_dtypes.bool), name="and")  # TF: "and"
     zero_slice = a.zeros_like(gathered)
     from .array_misc_ops import where_v2
     return where_v2(is_positive, gathered, zero_slice), zero_clipped_indices, is_positive

@@ -302,6 +302,9 @@ def _einsum_grad(op, grad):
     if exp is None:
         raise NotImplementedError("einsum gradient with '...' needs inputs of known rank")
     ins, out = exp
+    if len(op._inputs) == 2 and all(t.shape.is_fully_defined() for t in op._inputs):
+        from .array_ops import shape as _shape
+        _shape(op._inputs[0]), _shape(op._inputs[1])  # TF's x_shape, y_shape ("Shape", "Shape_1")
     grads = []
     for i, x in enumerate(op._inputs):
         sub = ins[i]
@@ -311,7 +314,10 @@ def _einsum_grad(op, grad):
         avail = set(out).union(*[set(s) for s, _ in others]) if others else set(out)
         target = "".join(c for c in sub if c in avail)
         eq = ",".join([out] + [s for s, _ in others]) + "->" + target
-        g = einsum(eq, grad, *[t for _, t in others])
+        # TF's _EinsumGrad calls the raw op: "Einsum_grad/Einsum", "Einsum_grad/Einsum_1".
+        ts = [grad] + [t for _, t in others]
+        g = apply_op("Einsum", ts, [grad.dtype.base_dtype], "Einsum",
+                     attrs={"equation": eq, "N": len(ts), "T": grad.dtype.base_dtype})
         missing = [k for k, c in enumerate(sub) if c not in avail]
         if missing:
             axes = constant(np.asarray(missing, dtype=np.int32))

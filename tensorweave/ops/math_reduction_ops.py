@@ -218,12 +218,18 @@ def _mean_grad(op, grad):
 
 
 def _min_or_max_grad(op, grad):
+    """TF's _MinOrMaxGrad: ties share the gradient equally."""
     x = op._inputs[0]
     keep = op._attrs["keep_dims"]
+    if x.shape.is_fully_defined():
+        _a(x).shape(x)  # TF's `input_shape` ("<Op>_grad/Shape", a constant here)
     y = _kept_grad(op.outputs[0], x, op._inputs[1], keep)
     g = _kept_grad(grad, x, op._inputs[1], keep)
     indicators = cast(equal(y, x), grad.dtype.base_dtype)
-    num_selected = reduce_sum(indicators, op._inputs[1], keepdims=True)
+    if keep:
+        num_selected = reduce_sum(indicators, op._inputs[1], keepdims=True)
+    else:  # TF reshapes the plain sum to the kept-dims shape ("Reshape_2")
+        num_selected = _kept_grad(reduce_sum(indicators, op._inputs[1]), x, op._inputs[1], False)
     return [(indicators / num_selected) * g, None]
 
 
@@ -235,9 +241,12 @@ registry.register_gradient("Min")(_min_or_max_grad)
 def _euclidean_norm_grad(op, grad):
     x = op._inputs[0]
     keep = op._attrs["keep_dims"]
+    if not keep and x.shape.is_fully_defined():
+        _a(x).shape(x)  # TF's reduced_shape(shape(x), ...) ("EuclideanNorm_grad/Shape", a constant)
     y = _kept_grad(op.outputs[0], x, op._inputs[1], keep)
     g = _kept_grad(grad, x, op._inputs[1], keep)
-    return [div_no_nan(x, y) * g, None]
+    # TF: truediv(x, output / grad) -- "truediv", "truediv_1"; NaN where the norm is 0, like TF.
+    return [x / (y / g), None]
 
 
 @registry.register_gradient("Prod")

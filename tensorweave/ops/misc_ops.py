@@ -95,7 +95,7 @@ registry.register_op("Timestamp", shape_fn=lambda op: [TensorShape([])], statefu
 registry.register_op("GuaranteeConst", shape_fn=unchanged_shape)
 registry.no_gradient("Fingerprint")
 registry.no_gradient("Timestamp")
-registry.no_gradient("GuaranteeConst")
+# No gradient registered for "GuaranteeConst" (TF has none): tf.gradients through it raises LookupError.
 
 
 def fingerprint(data, method="farmhash64", name=None):

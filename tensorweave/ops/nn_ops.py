@@ -238,8 +238,8 @@ def _softmax_grad(op, grad):
     # dx = (grad - sum(grad * y, -1, keepdims)) * y
     m = _math()
     y = op.outputs[0]
-    s = m.reduce_sum(m.multiply(grad, y), -1, keepdims=True)
-    return [m.multiply(m.subtract(grad, s), y)]
+    s = m.reduce_sum(grad * y, -1, keepdims=True)  # TF's operators: "mul", "Sum", "sub", "mul_1"
+    return [(grad - s) * y]
 
 
 @registry.register_gradient("LogSoftmax")
@@ -247,7 +247,7 @@ def _log_softmax_grad(op, grad):
     # dx = grad - softmax(x) * sum(grad, -1, keepdims)
     m = _math()
     sm = m.exp(op.outputs[0])
-    return [m.subtract(grad, m.multiply(m.reduce_sum(grad, -1, keepdims=True), sm))]
+    return [grad - m.reduce_sum(grad, -1, keepdims=True) * sm]  # TF: "Exp", "Sum", "mul", "sub"
 
 
 def _softmax(op_type, logits, axis, name, dim):
@@ -405,7 +405,7 @@ registry.register_op("L2Loss", shape_fn=lambda op: [TensorShape([])])
 
 @registry.register_gradient("L2Loss")
 def _l2_loss_grad(op, grad):
-    return [_math().multiply(op.inputs[0], grad)]
+    return [op.inputs[0] * grad]  # TF: "L2Loss_grad/mul"
 
 
 def l2_loss(t, name=None):

@@ -116,8 +116,8 @@ def _dequantize_shape(op):
 
 
 registry.register_op("Dequantize", shape_fn=_dequantize_shape)
-registry.no_gradient("QuantizeV2")
-registry.no_gradient("Dequantize")
+# No gradient registered for "QuantizeV2" (TF has none): tf.gradients through it raises LookupError.
+# No gradient registered for "Dequantize" (TF has none): tf.gradients through it raises LookupError.
 
 
 def _quantize_v2_op(input, min_range, max_range, T, mode, round_mode, narrow_range, axis,

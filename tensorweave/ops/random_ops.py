@@ -244,7 +244,7 @@ def _gamma_shape(op):
 registry.register_op("RandomGamma", shape_fn=_gamma_shape, stateful=True)
 registry.no_gradient("RandomGamma")
 registry.register_op("RandomPoissonV2", shape_fn=_gamma_shape, stateful=True)
-registry.no_gradient("RandomPoissonV2")
+# No gradient registered for "RandomPoissonV2" (TF has none): tf.gradients through it raises LookupError.
 
 
 def random_gamma(shape, alpha, beta=None, dtype=_dtypes.float32, seed=None, name=None):
