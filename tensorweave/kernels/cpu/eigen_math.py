@@ -366,11 +366,16 @@ def _load_libm():
     return _libm
 
 
-def glibc_log1pf(x):
-    """The C library's log1pf, element by element (it is only called for a few tail values)."""
-    lib = _load_libm()
-    x = np.asarray(x, _f)
-    return np.array([lib.log1pf(float(v)) for v in x.reshape(-1)], _f).reshape(x.shape)
+def _libm_unary(name):
+    """The C library's float function `name`, element by element (for the few tail values)."""
+    def call(x):
+        fn = getattr(_load_libm(), name)
+        x = np.asarray(x, _f)
+        return np.array([fn(float(v)) for v in x.reshape(-1)], _f).reshape(x.shape)
+    return call
+
+
+glibc_log1pf = _libm_unary("log1pf")       # (only called for a few tail values)
 
 
 @_quiet
@@ -388,32 +393,35 @@ def plog1p(x):
 _TINY = _f(1.17549435e-38)
 
 
-def flush_denormals(x):
+def flush_denormals(x, dtype=_f):
     """x with subnormal values replaced by zeros of their sign: TF's threads run with the CPU's
     flush-to-zero and denormals-are-zero modes on."""
-    x = np.asarray(x, _f)
+    x = np.asarray(x, dtype)
+    tiny = _TINY if dtype is _f else dtype(np.finfo(dtype).tiny)
     a = np.abs(x)
-    if a.min(initial=np.inf) >= _TINY:     # (the common case, two passes: nothing to flush)
+    if a.min(initial=np.inf) >= tiny:      # (the common case, two passes: nothing to flush)
         return x
-    sub = a < _TINY
+    sub = a < tiny
     sub &= a != 0
     if sub.any():
-        x = np.where(sub, np.copysign(_f(0), x), x)
+        x = np.where(sub, np.copysign(dtype(0), x), x)
     return x
 
 
-def packet_then_scalar(packet_fn, scalar_fn, x):
-    """packet_fn on the first n - n % 8 elements of x (flattened), scalar_fn on the rest. The
+def packet_then_scalar(packet_fn, scalar_fn, x, dtype=_f, lanes=_P, flush_tail=False):
+    """packet_fn on the first n - n % lanes elements of x (flattened), scalar_fn on the rest. The
     packets see denormals flushed (TF's threads run with flush-to-zero and denormals-are-zero);
-    glibc's tail tests bit patterns, so it gets the values as they are."""
-    x = np.asarray(x, _f)
+    glibc's float32 tail tests bit patterns, so it gets the values as they are (`flush_tail`:
+    flushed in and out as well, as measured for float64)."""
+    x = np.asarray(x, dtype)
     flat = x.reshape(-1)
-    cut = flat.size // _P * _P
-    out = np.empty(flat.size, _f)
+    cut = flat.size // lanes * lanes
+    out = np.empty(flat.size, dtype)
     if cut:
-        out[:cut] = flush_denormals(packet_fn(flush_denormals(flat[:cut])))
+        out[:cut] = flush_denormals(packet_fn(flush_denormals(flat[:cut], dtype)), dtype)
     if cut < flat.size:
-        out[cut:] = scalar_fn(flat[cut:])
+        tail = scalar_fn(flush_denormals(flat[cut:], dtype) if flush_tail else flat[cut:])
+        out[cut:] = flush_denormals(tail, dtype) if flush_tail else tail
     return out.reshape(x.shape)
 
 
@@ -581,11 +589,7 @@ def pexpm1(x):
     return np.where(u == _f(1), x, out).astype(_f, copy=False)
 
 
-def glibc_expm1f(x):
-    """The C library's expm1f, element by element (only for the few tail values)."""
-    lib = _load_libm()
-    x = np.asarray(x, _f)
-    return np.array([lib.expm1f(float(v)) for v in x.reshape(-1)], _f).reshape(x.shape)
+glibc_expm1f = _libm_unary("expm1f")
 
 
 def expm1(x):
@@ -627,15 +631,6 @@ def erf(x):
     """TF's float32 Erf kernel (packet and scalar paths alike, denormals flushed)."""
     return flush_denormals(perf(flush_denormals(x)))
 
-
-
-def _libm_unary(name):
-    """The C library's float function `name`, element by element (for the few tail values)."""
-    def call(x):
-        fn = getattr(_load_libm(), name)
-        x = np.asarray(x, _f)
-        return np.array([fn(float(v)) for v in x.reshape(-1)], _f).reshape(x.shape)
-    return call
 
 
 def _signbit_mask(x):
@@ -744,29 +739,13 @@ _D_TINY = np.finfo(_d).tiny
 
 def flush_denormals64(x):
     """float64 x with subnormals replaced by zeros of their sign (FTZ/DAZ)."""
-    x = np.asarray(x, _d)
-    a = np.abs(x)
-    if a.min(initial=np.inf) >= _D_TINY:
-        return x
-    sub = a < _D_TINY
-    sub &= a != 0
-    if sub.any():
-        x = np.where(sub, np.copysign(_d(0), x), x)
-    return x
+    return flush_denormals(x, _d)
 
 
 def packet_then_scalar64(packet_fn, scalar_fn, x):
-    """packet_fn on the first n - n % 4 float64 elements (denormals flushed in and out),
-    scalar_fn (glibc) on the rest."""
-    x = np.asarray(x, _d)
-    flat = x.reshape(-1)
-    cut = flat.size // PACKET64 * PACKET64
-    out = np.empty(flat.size, _d)
-    if cut:
-        out[:cut] = flush_denormals64(packet_fn(flush_denormals64(flat[:cut])))
-    if cut < flat.size:               # (glibc's double code runs under FTZ/DAZ as well)
-        out[cut:] = flush_denormals64(scalar_fn(flush_denormals64(flat[cut:])))
-    return out.reshape(x.shape)
+    """packet_fn on the first n - n % 4 float64 elements, scalar_fn (glibc) on the rest, both
+    with denormals flushed in and out (glibc's double code runs under FTZ/DAZ as well)."""
+    return packet_then_scalar(packet_fn, scalar_fn, x, _d, PACKET64, flush_tail=True)
 
 
 _libm64 = {}
@@ -909,21 +888,22 @@ def ptanh_double(x):
     return p
 
 
-@_quiet
-def plogistic_double(x):
-    """scalar_logistic_op<double>::packetOp: e = pexp(x), e / (1 + e), 1 where e is inf."""
-    e = pexp_double(x)
+def _logistic64(e):
+    """scalar_logistic_op<double> from e = exp(x): e / (1 + e), 1 where e is inf."""
     out = e / (_d(1) + e)
     out[e == np.inf] = 1
     return out
+
+
+@_quiet
+def plogistic_double(x):
+    """scalar_logistic_op<double>::packetOp: e = pexp(x), e / (1 + e), 1 where e is inf."""
+    return _logistic64(pexp_double(x))
 
 
 @_quiet
 def _scalar_logistic64(x):
-    e = glibc_exp(x)
-    out = e / (_d(1) + e)
-    out[e == np.inf] = 1
-    return out
+    return _logistic64(glibc_exp(x))
 
 
 @_quiet
