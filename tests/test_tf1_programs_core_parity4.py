@@ -124,3 +124,18 @@ def test_float64_sums_and_means_add_in_eigens_packet4d_order():
             assert sess.run(tf.reduce_sum(tf.constant(m), 1))[:4].tolist() == [
                 6.824736690114751, -5.763224661562138, 1.3716933196945442, 0.5500665685400412]
             assert sess.run(tf.reduce_sum(tf.fill([1000], tf.constant(0.1, tf.float64)))) == 99.99999999999991
+
+
+def test_softplus_float64_bits():
+    """float64 Softplus through Eigen's Packet4d exp/log1p (glibc for the tail); bit patterns
+    recorded from TF 2.21 (13 values: 3 packets and a one-value tail)."""
+    import numpy as np
+    x = np.array([-40., -20., -5., -1.5, -0.3, 0., 0.7, 2.5, 10., 30., 40., 1e-300, -1e-300])
+    want = [4346984719898581540, 4477057993638482974, 4574392291837716265, 4596424698399900174,
+            4603168407690115094, 4604418534313441775, 4607647127451327790, 4612989562223212170,
+            4621819143146279719, 4629137466983448601, 4630826316843712512, 4604418534313441775,
+            4604418534313441775]
+    with _graph():
+        with tf.Session() as sess:
+            got = sess.run(tf.nn.softplus(tf.constant(x)))
+    assert got.view(np.uint64).tolist() == want

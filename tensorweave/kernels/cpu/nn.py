@@ -93,6 +93,12 @@ def _softplus(op, ctx):
                 lambda v: _softplus_select(np, v, threshold, eigen_math.pexp, eigen_math.plog1p),
                 lambda v: _softplus_select(np, v, threshold, eigen_math.glibc_expf,
                                            eigen_math.glibc_log1pf), x)
+        if xp is np and x.dtype == np.float64:
+            return eigen_math.packet_then_scalar64(
+                lambda v: _softplus_select(np, v, threshold, eigen_math.pexp_double,
+                                           eigen_math.plog1p_double),
+                lambda v: _softplus_select(np, v, threshold, eigen_math.glibc_exp,
+                                           eigen_math.glibc_log1p), x)
         return _softplus_select(xp, x, threshold, xp.exp, xp.log1p)
     return softplus
 
