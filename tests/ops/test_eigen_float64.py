@@ -113,3 +113,21 @@ def test_float64_large_tensor_uses_numpy():
         with tf.Session() as sess:
             got = sess.run(tf.exp(p), {p: x})
     np.testing.assert_allclose(got, np.exp(x), rtol=1e-15)
+
+
+WANT_ATANH = [9218868437227405312, 18442240474082181120, 18446744073709551615, 18446744073709551615,
+              9221120237041090560, 18446744073709551615, 18446744073709551615, 4603122929439146762,
+              13826494966293922570, 0, 9223372036854775808, 0, 9223372036854775808,
+              4603122929437945803, 4603122929440347722, 4599247429414517909, 13830310856622234199]
+
+
+def test_atanh_float64_as_tf():
+    """Eigen's patanh_double on packets, glibc's atanh on the tail (a subnormal there comes back
+    unchanged); bit patterns recorded from TF 2.21."""
+    import tensorweave as tf
+    x = np.array([1., -1., 1.5, -2., np.nan, np.inf, -np.inf, 0.5, -0.5, 0., -0., 1e-310, -1e-310,
+                  0.4999999999, 0.5000000001, 0.3, -0.75])
+    with tf.Graph().as_default():
+        with tf.Session() as sess:
+            got = sess.run(tf.math.atanh(tf.constant(x)))
+    assert got.view(np.uint64).tolist() == WANT_ATANH

@@ -32,7 +32,7 @@ __all__ = ["pexp", "plog", "ptanh", "plogistic", "glibc_expf", "glibc_logf", "gl
            "exp", "log", "tanh", "sigmoid", "log1p", "exp_rows", "expf", "packet_then_scalar",
            "flush_denormals", "PACKET", "psin", "pcos", "sin", "cos", "pexpm1", "expm1", "perf", "erf", "pasin", "pacos", "patanh", "asin", "acos", "atanh",
            "PACKET64", "flush_denormals64", "packet_then_scalar64", "pexp_double", "plog_double",
-           "ptanh_double", "plogistic_double", "plog1p_double", "pexpm1_double", "exp64", "log64",
+           "ptanh_double", "plogistic_double", "patanh_double", "atanh64", "plog1p_double", "pexpm1_double", "exp64", "log64",
            "tanh64", "sigmoid64", "log1p64", "expm1_64"]
 
 try:                                        # the clip ufunc itself: np.clip's wrapper costs
@@ -992,3 +992,47 @@ def expm1_64(x):
     cut = x.size // PACKET64 * PACKET64
     _keep_subnormals(x.reshape(-1)[:cut], out.reshape(-1)[:cut], 0)
     return out
+
+
+# -- atanh, float64: Eigen's patanh_double --------------------------------------------------------
+_ATANH64_ALPHA = (3.3071338469301391e-03, -4.7129526768798737e-02, 1.8185306179826699e-01,
+                  -2.5949536095445679e-01, 1.2306328729812676e-01)
+_ATANH64_BETA = (-3.8679974580640881e-03, 7.6391885763341910e-02, -4.2828141436397615e-01,
+                 9.8733495886883648e-01, -1.0000000000000000e+00, 3.6918986189438030e-01)
+
+
+def _horner64(x, coeffs):
+    p = x * _d(coeffs[0])
+    p += _d(coeffs[1])
+    for c in coeffs[2:]:
+        p *= x
+        p += _d(c)
+    return p
+
+
+@_quiet
+def patanh_double(x):
+    """x + x^3 P(x^2) / Q(x^2) on |x| < 0.5, else log((1 + x) / (1 - x)) / 2; +-inf at +-1,
+    NaN (all bits set) past."""
+    x = np.asarray(x, _d)
+    x2 = x * x
+    x3 = x * x2
+    small = x3 * (_horner64(x2, _ATANH64_ALPHA) / _horner64(x2, _ATANH64_BETA))
+    small += x
+    large = _d(0.5) * plog_double((_d(1) + x) / (_d(1) - x))
+    a = np.abs(x)
+    out = np.where(_d(0.5) <= a, large, small)
+    inf = (np.uint64(0x7FF0000000000000) | (x.view(np.uint64) & np.uint64(1 << 63))).view(_d)
+    out = np.where(a == _d(1), inf, out)
+    bits = out.view(np.uint64).copy()
+    bits[_d(1) < a] = np.uint64(0xFFFFFFFFFFFFFFFF)
+    return bits.view(_d)
+
+
+glibc_atanh = _libm_double("atanh")
+
+
+def atanh64(x):
+    """TF's float64 Atanh kernel. (The tail is not flushed: glibc returns a tiny x itself, so a
+    subnormal there comes back unchanged, as measured.)"""
+    return packet_then_scalar(patanh_double, glibc_atanh, x, _d, PACKET64)

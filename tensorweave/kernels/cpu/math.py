@@ -187,6 +187,7 @@ _HALF_TYPES = ("float16", "bfloat16")
 
 # Float64 kernels rounded as TF's (eigen_math: Eigen's double packets of 4, glibc for the tail)
 _EXACT64 = {"Exp": eigen_math.exp64, "Log": eigen_math.log64, "Tanh": eigen_math.tanh64,
+            "Atanh": eigen_math.atanh64,
             "Log1p": eigen_math.log1p64, "Expm1": eigen_math.expm1_64}
 
 
