@@ -131,3 +131,24 @@ def test_atanh_float64_as_tf():
         with tf.Session() as sess:
             got = sess.run(tf.math.atanh(tf.constant(x)))
     assert got.view(np.uint64).tolist() == WANT_ATANH
+
+
+WANT_ERF = [4592768227809932084, 13827652346808047175, 4606588015210868026, 13830537676627006336,
+            4607182418661151094, 4607182418800017408, 13830554455654793216, 4607182418800017408,
+            4607182418800017408, 4607182418800017408, 9221120237041090560, 0, 9342768475223956794]
+WANT_ERFC = [4606169442906671514, 4610234964004014884, 4589419649376359982, 4611677628913494464,
+             4490244809146840550, 4316328707294023355, 4611686018427387904, 150015309510019473, 0, 0,
+             9221120237041090560, 4607182418800017408, 4607182418800017408]
+
+
+def test_erf_erfc_float64_as_tf():
+    """Eigen's generic_fast_erf/erfc<double> (Dekker's exact x^2 correction, flush-to-zero on
+    every step); bit patterns recorded from TF 2.21."""
+    import tensorweave as tf
+    x = np.array([0.1, -0.7, 1.3, -2.2, 4.0, 6.5, -9.0, 26.117234171752003, 27.9, 30.0, np.nan,
+                  1e-310, -1e-300])
+    with tf.Graph().as_default():
+        with tf.Session() as sess:
+            e, c = sess.run([tf.math.erf(tf.constant(x)), tf.math.erfc(tf.constant(x))])
+    assert e.view(np.uint64).tolist() == WANT_ERF
+    assert c.view(np.uint64).tolist() == WANT_ERFC

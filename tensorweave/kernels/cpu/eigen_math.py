@@ -32,7 +32,7 @@ __all__ = ["pexp", "plog", "ptanh", "plogistic", "glibc_expf", "glibc_logf", "gl
            "exp", "log", "tanh", "sigmoid", "log1p", "exp_rows", "expf", "packet_then_scalar",
            "flush_denormals", "PACKET", "psin", "pcos", "sin", "cos", "pexpm1", "expm1", "perf", "erf", "pasin", "pacos", "patanh", "asin", "acos", "atanh",
            "PACKET64", "flush_denormals64", "packet_then_scalar64", "pexp_double", "plog_double",
-           "ptanh_double", "plogistic_double", "patanh_double", "atanh64", "plog1p_double", "pexpm1_double", "exp64", "log64",
+           "ptanh_double", "plogistic_double", "patanh_double", "atanh64", "erf64", "erfc64", "plog1p_double", "pexpm1_double", "exp64", "log64",
            "tanh64", "sigmoid64", "log1p64", "expm1_64"]
 
 try:                                        # the clip ufunc itself: np.clip's wrapper costs
@@ -1036,3 +1036,99 @@ def atanh64(x):
     """TF's float64 Atanh kernel. (The tail is not flushed: glibc returns a tiny x itself, so a
     subnormal there comes back unchanged, as measured.)"""
     return packet_then_scalar(patanh_double, glibc_atanh, x, _d, PACKET64)
+
+
+# -- erf / erfc, float64: Eigen's generic_fast_erf/erfc<double> (scalars take the same path) ---------
+_ERF64_ALPHA = (1.9493725660006057018823477644531294572516344487667083740234375e-04,
+                1.8272566210022942682217328425053892715368419885635375976562500e-03,
+                4.5303363351690106863856044583371840417385101318359375000000000e-02,
+                1.4215015503619179981775744181504705920815467834472656250000000e-01,
+                1.1283791670955125585606992899556644260883331298828125000000000e+00)
+_ERF64_BETA = (2.0294484101083099089526257108317963684385176748037338256835938e-05,
+               6.8117805899186819641732970609382391558028757572174072265625000e-04,
+               1.0582026056098614921752165685120417037978768348693847656250000e-02,
+               9.3252603143757495374188692949246615171432495117187500000000000e-02,
+               4.5931062818368939559832142549566924571990966796875000000000000e-01, 1.0)
+_ERFC64_GAMMA = (1.5252844933226974316088642158462107545346952974796295166015625e-04,
+                 1.0909912393738931124520519233556115068495273590087890625000000e-02,
+                 1.0628604636755033252537572252549580298364162445068359375000000e-01,
+                 3.3492472973137982217295416376146022230386734008789062500000000e-01,
+                 4.5065776215933289750026347064704168587923049926757812500000000e-01,
+                 2.9433039130294824659017649537418037652969360351562500000000000e-01,
+                 9.8792676360600226170838311645638896152377128601074218750000000e-02,
+                 1.7095935395503719655962981960328761488199234008789062500000000e-02,
+                 1.4249109729504577659398023570247460156679153442382812500000000e-03,
+                 4.4567378313647954771875570045835956989321857690811157226562500e-05)
+_ERFC64_DELTA = (2.041985103115789845773520028160419315099716186523437500000000e-03,
+                 5.316030659946043707142493417450168635696172714233398437500000e-02,
+                 3.426242193784684864077405563875799998641014099121093750000000e-01,
+                 8.565637124308049799026321124983951449394226074218750000000000e-01, 1.0,
+                 5.968805280570776972126623149961233139038085937500000000000000e-01,
+                 1.890922854723317836356244470152887515723705291748046875000000e-01,
+                 3.152505418656005586885981983868987299501895904541015625000000e-02,
+                 2.565085751861882583380047861965067568235099315643310546875000e-03,
+                 7.899362131678837697403017248376499992446042597293853759765625e-05)
+
+
+def _veltkamp(x):
+    """Veltkamp's split of float64 x into a 26-bit high part and the rest (no FMA)."""
+    g = _d(2.0 ** 27 + 1) * x
+    hi = (x - g) + g
+    return hi, x - hi
+
+
+def _twoprod_low(x, y, xy):
+    """Dekker's x * y - fl(x * y), exactly, without FMA (each pmadd a multiply then an add)."""
+    xh, xl = _veltkamp(x)
+    yh, yl = _veltkamp(y)
+    p = xh * yh - xy
+    p = xh * yl + p
+    p = xl * yh + p
+    return xl * yl + p
+
+
+def _erf_over_x_small64(x2):
+    return _horner64(x2, _ERF64_ALPHA) / _horner64(x2, _ERF64_BETA)
+
+
+def _erfc_large64(x, x2):
+    x2_lo = _twoprod_low(x, x, x2)
+    # (flush-to-zero applies to every step: exp(-x^2) and its tiny correction underflow to 0)
+    e = flush_denormals(pexp_double(-x2), _d)
+    z = e - flush_denormals(e * x2_lo, _d)
+    q2 = _d(1) / x2
+    r = _horner64(q2, _ERFC64_GAMMA) / (x * _horner64(q2, _ERFC64_DELTA))
+    return z * r + np.where(x < 0, _d(2), _d(0))
+
+
+@_quiet
+def _erf64(x):
+    x = np.asarray(x, _d)
+    x2 = x * x
+    small = x * _erf_over_x_small64(x2)
+    big = _d(1) < x2
+    if not big.any():
+        return small
+    return np.where(big, _d(1) - _erfc_large64(x, x2), small)
+
+
+@_quiet
+def _erfc64(x):
+    x = np.asarray(x, _d)
+    x = np.minimum(np.maximum(x, _d(-28)), _d(28))
+    x2 = x * x
+    small = _d(1) - x * _erf_over_x_small64(x2)
+    big = _d(1) < x2
+    if not big.any():
+        return small
+    return np.where(big, _erfc_large64(x, x2), small)
+
+
+def erf64(x):
+    """TF's float64 Erf kernel (packet and scalar paths alike, denormals flushed)."""
+    return flush_denormals(_erf64(flush_denormals(x, _d)), _d)
+
+
+def erfc64(x):
+    """TF's float64 Erfc kernel (packet and scalar paths alike, denormals flushed)."""
+    return flush_denormals(_erfc64(flush_denormals(x, _d)), _d)

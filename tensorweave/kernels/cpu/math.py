@@ -314,6 +314,8 @@ def _erf_kernel(op, ctx):
     dt = op._inputs[0]._dtype.base_dtype.as_numpy_dtype
     if ctx.xp is np and dt is np.float32:
         return eigen_math.erf              # (Eigen's rational function: cheap at any size)
+    if ctx.xp is np and dt is np.float64:
+        return eigen_math.erf64
     if ctx.xp is np and op._inputs[0]._dtype.base_dtype.name in _HALF_TYPES:
         return via_float32(eigen_math.erf, dt)
 
@@ -1227,7 +1229,15 @@ def _elementwise_kernel(op_type, fn):
 
 
 # Lgamma and Digamma: eigen_special.py (the C library's lgammaf, Eigen's digamma)
-_elementwise("Erfc", _special("erfc", np.vectorize(_pymath.erfc, otypes=[np.float64])))
+_erfc_any = _elementwise_kernel("Erfc", _special("erfc", np.vectorize(_pymath.erfc, otypes=[np.float64])))
+
+
+@register_kernel("Erfc")
+def _erfc_kernel(op, ctx):
+    # float64 as TF's Eigen kernel (eigen_math.erfc64); float32's uses the CPU's approximate rcp
+    if ctx.xp is np and op._inputs[0]._dtype.base_dtype.as_numpy_dtype is np.float64:
+        return eigen_math.erfc64
+    return _erfc_any(op, ctx)
 _elementwise("Erfinv", _special("erfinv"))
 _elementwise("Ndtri", _special("ndtri"))
 _elementwise("Acosh", np.arccosh)
