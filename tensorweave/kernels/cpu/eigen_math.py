@@ -28,12 +28,14 @@ from decimal import Decimal, localcontext
 
 import numpy as np
 
-__all__ = ["pexp", "plog", "ptanh", "plogistic", "glibc_expf", "glibc_logf", "glibc_log1pf",
-           "exp", "log", "tanh", "sigmoid", "log1p", "exp_rows", "expf", "packet_then_scalar",
-           "flush_denormals", "PACKET", "psin", "pcos", "sin", "cos", "pexpm1", "expm1", "perf", "erf", "pasin", "pacos", "patanh", "asin", "acos", "atanh",
-           "PACKET64", "flush_denormals64", "packet_then_scalar64", "pexp_double", "plog_double",
-           "ptanh_double", "plogistic_double", "patanh_double", "atanh64", "erf64", "erfc64", "plog1p_double", "pexpm1_double", "exp64", "log64",
-           "tanh64", "sigmoid64", "log1p64", "expm1_64"]
+__all__ = ["pexp", "plog", "ptanh", "plogistic", "glibc_expf", "glibc_logf", "glibc_log1pf", "exp",
+           "log", "tanh", "sigmoid", "log1p", "exp_rows", "expf", "packet_then_scalar",
+           "flush_denormals", "PACKET", "psin", "pcos", "sin", "cos", "pexpm1", "expm1", "perf",
+           "erf", "pasin", "pacos", "patanh", "asin", "acos", "atanh", "PACKET64",
+           "flush_denormals64", "packet_then_scalar64", "pexp_double", "plog_double",
+           "ptanh_double", "plogistic_double", "patanh_double", "atanh64", "erf64", "erfc64",
+           "plog1p_double", "pexpm1_double", "exp64", "log64", "tanh64", "sigmoid64", "log1p64",
+           "expm1_64"]
 
 try:                                        # the clip ufunc itself: np.clip's wrapper costs
     from numpy._core.umath import clip as _uclip    # 3x as much on small arrays

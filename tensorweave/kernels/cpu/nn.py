@@ -76,30 +76,37 @@ def _selu(op, ctx):
 
 @register_kernel("Softplus")
 def _softplus(op, ctx):
+    # TF's kernel: x above -threshold, exp(x) below threshold, else log1p(exp(x)), with
+    # threshold = log(epsilon) + 2 (float32: -13.94); float32 and float64 (up to the TF-rounded
+    # size) through Eigen's packet exp and log1p with glibc for the tail; half types via float32.
     xp = ctx.xp
+    dt = np.dtype(op._inputs[0]._dtype.base_dtype.as_numpy_dtype or np.object_)
+    if dt.kind != "f":
+        return lambda x: xp.logaddexp(x, x.dtype.type(0))
+    if xp is np and dt.itemsize == 2:
+        f32 = _softplus_exact(np.dtype(np.float32))
+        return lambda x: f32(x.astype(np.float32)).astype(x.dtype)
+    if xp is np:
+        return _softplus_exact(dt)
+    threshold = dt.type(math.log(float(np.finfo(dt).eps))) + dt.type(2)
+    return lambda x: _softplus_select(xp, x, threshold, xp.exp, xp.log1p)
+
+
+def _softplus_exact(dt):
+    threshold = dt.type(math.log(float(np.finfo(dt).eps))) + dt.type(2)
+    if dt == np.float32:
+        packets, tail, split = eigen_math.pexp, eigen_math.plog1p, eigen_math.packet_then_scalar
+        scalar = (eigen_math.glibc_expf, eigen_math.glibc_log1pf)
+    else:
+        packets, tail = eigen_math.pexp_double, eigen_math.plog1p_double
+        split = eigen_math.packet_then_scalar64
+        scalar = (eigen_math.glibc_exp, eigen_math.glibc_log1p)
 
     def softplus(x):
-        # TF's kernel: x above -threshold, exp(x) below threshold, else log1p(exp(x)), with
-        # threshold = log(epsilon) + 2 (float32: -13.94); float32 through Eigen's exp and log1p.
-        t = x.dtype.type
-        if x.dtype.kind != "f":
-            return xp.logaddexp(x, t(0))
-        threshold = t(math.log(float(np.finfo(x.dtype).eps))) + t(2)
-        if xp is np and x.dtype.itemsize == 2:
-            # (half and bfloat16 go through float32, threshold included, as TF computes them)
-            return softplus(x.astype(np.float32)).astype(x.dtype)
-        if xp is np and x.dtype == np.float32:
-            return eigen_math.packet_then_scalar(
-                lambda v: _softplus_select(np, v, threshold, eigen_math.pexp, eigen_math.plog1p),
-                lambda v: _softplus_select(np, v, threshold, eigen_math.glibc_expf,
-                                           eigen_math.glibc_log1pf), x)
-        if xp is np and x.dtype == np.float64:
-            return eigen_math.packet_then_scalar64(
-                lambda v: _softplus_select(np, v, threshold, eigen_math.pexp_double,
-                                           eigen_math.plog1p_double),
-                lambda v: _softplus_select(np, v, threshold, eigen_math.glibc_exp,
-                                           eigen_math.glibc_log1p), x)
-        return _softplus_select(xp, x, threshold, xp.exp, xp.log1p)
+        if not 0 < x.size <= _TF_ROUNDED_MAX:          # (big tensors keep NumPy's speed)
+            return _softplus_select(np, x, threshold, np.exp, np.log1p)
+        return split(lambda v: _softplus_select(np, v, threshold, packets, tail),
+                     lambda v: _softplus_select(np, v, threshold, *scalar), x)
     return softplus
 
 
