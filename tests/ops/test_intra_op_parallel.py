@@ -210,3 +210,20 @@ def test_split_max_pool_gradient(forced_split, ksize, strides, padding):
                     best = (n, r, q, c)
         ref[best] += dyv[n, i, j, c]
     np.testing.assert_allclose(dxv, ref, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("ksize,strides,padding", [(2, 2, "VALID"), (3, 2, "SAME"), (3, 1, "SAME"), (1, 1, "VALID")])
+def test_split_max_pool(forced_split, ksize, strides, padding):
+    x = RNG.randn(5, 7, 6, 3).astype(np.float32)
+    with tf.Graph().as_default():
+        y = tf.nn.max_pool(tf.constant(x), ksize, strides, padding)
+        with tf.Session() as sess:
+            yv = sess.run(y)
+    oh, ow = yv.shape[1:3]
+    ph = max((oh - 1) * strides + ksize - 7, 0) if padding == "SAME" else 0
+    pw = max((ow - 1) * strides + ksize - 6, 0) if padding == "SAME" else 0
+    xp = np.pad(x, ((0, 0), (ph // 2, ph - ph // 2), (pw // 2, pw - pw // 2), (0, 0)),
+                constant_values=-np.inf)
+    ref = np.array([[[[xp[n, i * strides:i * strides + ksize, j * strides:j * strides + ksize, c].max()
+                       for c in range(3)] for j in range(ow)] for i in range(oh)] for n in range(5)])
+    np.testing.assert_array_equal(yv, ref)

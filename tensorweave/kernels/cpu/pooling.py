@@ -71,25 +71,38 @@ def _geometry(x_shape, ks, ss, padding, explicit):
     return oh, ow, ph, pw
 
 
-def _max_of(views, copy=True):
-    """Elementwise max of equally shaped views (a new array; the lone view itself when there is
-    only one and copy is False)."""
+def _max_of(views, copy=True, out=None):
+    """Elementwise max of equally shaped views (into `out`, else a new array; the lone view
+    itself when there is only one and copy is False)."""
     if len(views) == 1:
+        if out is not None:
+            np.copyto(out, views[0])
+            return out
         return views[0].copy() if copy else views[0]
-    out = np.maximum(views[0], views[1])
+    out = np.maximum(views[0], views[1], out=out)
     for v in views[2:]:
         np.maximum(out, v, out=out)
     return out
 
 
+def _separable_max_pool_into(out, x, ks, ss, oh, ow, ph, pw):
+    """out = the max pool of x: the max over the window's rows first (whole padded rows, long
+    contiguous runs), then over its columns: KH + KW passes instead of KH * KW short-run ones."""
+    xp_, _ = pad_nhwc(x, ph, pw, value=_lowest(x.dtype))
+    rows = _max_of([xp_[:, a:a + (oh - 1) * ss[0] + 1:ss[0]] for a in range(ks[0])], copy=False)
+    _max_of([rows[:, :, b:b + (ow - 1) * ss[1] + 1:ss[1]] for b in range(ks[1])], out=out)
+
+
 def max_pool_nhwc(x, ks, ss, padding, explicit=None, with_tap=False):
     oh, ow, ph, pw = _geometry(x.shape, ks, ss, padding, explicit)
-    xp_, _ = pad_nhwc(x, ph, pw, value=_lowest(x.dtype))
     if not with_tap:
-        # Separable: the max over the window's rows first (whole padded rows, long contiguous
-        # runs), then over its columns: KH + KW passes instead of KH * KW short-run ones.
-        rows = _max_of([xp_[:, a:a + (oh - 1) * ss[0] + 1:ss[0]] for a in range(ks[0])], copy=False)
-        return _max_of([rows[:, :, b:b + (ow - 1) * ss[1] + 1:ss[1]] for b in range(ks[1])])
+        out = np.empty((x.shape[0], oh, ow, x.shape[3]), x.dtype)
+        # Windows never straddle images: in a splitting step each worker pools a batch slice.
+        parallel_map(lambda s: _separable_max_pool_into(out[s[0]:s[1]], x[s[0]:s[1]], ks, ss, oh, ow,
+                                                         ph, pw),
+                     batch_slices(x.shape[0], x.size * ks[0]))
+        return out
+    xp_, _ = pad_nhwc(x, ph, pw, value=_lowest(x.dtype))
     out = None
     best = None
     for a, b, sl in _taps(ks, ss, oh, ow):
