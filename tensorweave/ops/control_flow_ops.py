@@ -101,6 +101,9 @@ def _tuple(tensors, gate_on, name=None, control_inputs=None):
 # =============================================================================================
 
 import collections as _collections
+import functools as _functools
+
+from .. import nest as _nest
 
 from ..framework import dtypes as _dtypes
 from ..framework import func_graph as _fg
@@ -263,10 +266,9 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
         ts, es = then_g.structured_outputs, else_g.structured_outputs
         if not strict:
             ts, es = _unpack_singleton(ts), _unpack_singleton(es)
-        try:
-            _fg.assert_same_structure(ts, es, check_types=False)
-        except (ValueError, TypeError) as e:
-            raise ValueError(f"{e}") from None
+        # As TF: the branches' results (a singleton unpacked unless strict) must have the same
+        # structure, sequence types included.
+        _nest.assert_same_structure(ts, es)
         for a, b in zip(then_g.outputs, else_g.outputs):
             if a.dtype.base_dtype != b.dtype.base_dtype:
                 raise ValueError(f"Outputs of 'true_fn' and 'false_fn' must have the same type(s). Received "
@@ -304,53 +306,74 @@ def _restore_tensor_arrays(structure, flat):
     return out
 
 
+def _case_verify(pred_fn_pairs, exclusive, name):
+    """TF's `_case_verify_and_canonicalize_args`: the (predicates, fns) of `pred_fn_pairs`."""
+    if not isinstance(pred_fn_pairs, (list, builtins.tuple, dict)):
+        raise TypeError("'pred_fn_pairs' must be a list, tuple, or dict. "
+                        f"Received: {type(pred_fn_pairs)}")
+    if isinstance(pred_fn_pairs, _collections.OrderedDict):
+        pred_fn_pairs = pred_fn_pairs.items()
+    elif isinstance(pred_fn_pairs, dict):
+        # As TF in graph mode: a plain dict's pairs are tried in the order of their predicates' names.
+        pred_fn_pairs = sorted(pred_fn_pairs.items(), key=lambda item: item[0].name)
+    for pair in pred_fn_pairs:
+        if not isinstance(pair, builtins.tuple) or len(pair) != 2:
+            raise TypeError(f"Each entry in 'pred_fn_pairs' must be a 2-tuple. Received {pair}.")
+        pred, fn = pair
+        if isinstance(pred, Tensor):
+            if pred.dtype != _dtypes.bool:
+                raise TypeError("pred must be Tensor of type bool: %s" % pred.name)
+        else:
+            raise TypeError("pred must be a Tensor, got: %s" % pred)
+        if not callable(fn):
+            raise TypeError("fn for pred %s must be callable." % pred.name)
+    predicates, actions = zip(*pred_fn_pairs)
+    return predicates, actions
+
+
+def _assert_at_most_n_true(predicates, n, msg):
+    from . import logging_ops, math_ops
+    from ..framework.constant_op import constant
+    preds_c = array_ops.stack(predicates, name="preds_c")
+    num_true = math_ops.reduce_sum(math_ops.cast(preds_c, _dtypes.int32), name="num_true_conds")
+    condition = math_ops.less_equal(num_true, constant(n, name="n_true_conds"))
+    names = ", ".join(getattr(p, "name", "?") for p in predicates)
+    return logging_ops.Assert(condition, [f"{msg}: more than {n} conditions ({names}) evaluated as True:", preds_c],
+                              summarize=len(predicates))
+
+
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
     """The first `fn` whose `pred` is true (a chain of conds); `default` if none is."""
-    if isinstance(pred_fn_pairs, dict):
-        pairs = list(pred_fn_pairs.items())
-    else:
-        pairs = list(pred_fn_pairs)
-    for p in pairs:
-        if not isinstance(p, builtins.tuple) or len(p) != 2:
-            raise TypeError(f"Each entry in pred_fn_pairs must be a 2-tuple: {p}")
-        if not callable(p[1]):
-            raise TypeError("fn for pred %s must be callable." % p[0].name)
-    with name_scope(name, "case", [p for p, _ in pairs]):
+    predicates, actions = _case_verify(pred_fn_pairs, exclusive, name)
+    with name_scope(name, "case", [predicates]):
         if default is None:
-            if not pairs:
-                raise ValueError("pred_fn_pairs must not be empty when default is None")
-            # TF: the last branch is the default, asserting its predicate (so no true predicate
+            # As TF: the last pair is the default, asserting its predicate (so no true predicate
             # is an InvalidArgumentError at run time).
-            last_pred, last_fn = pairs[-1]
-            pairs = pairs[:-1]
+            k = len(predicates) - 1
+            all_preds, last_pred, last_fn = predicates, predicates[k], actions[k]
+            others = predicates[:k]
+            predicates, actions = predicates[:k], actions[:k]
 
             def default():
-                from . import array_ops as _array_ops, logging_ops
-                p = convert_to_tensor(last_pred)
-                check = logging_ops.Assert(p, ["Input error: None of conditions evaluated as True:", p])
-                with get_default_graph().control_dependencies([check]):
+                from . import logging_ops
+                checks = [_assert_at_most_n_true(
+                    others, 0, "Implementation error: selected default action #%d was called, but some of "
+                               "other predicates are True: " % k),
+                    logging_ops.Assert(last_pred, ["Input error: None of conditions evaluated as True:",
+                                                   array_ops.stack(all_preds, name="preds_c")])]
+                with get_default_graph().control_dependencies(checks):
                     out = last_fn()
+                    # (a tensor from outside the branch is forwarded, so the checks gate it)
                     return _fg.map_structure(
-                        lambda t: _array_ops.identity(t) if isinstance(t, Tensor) else t, out)
-        if exclusive and len(pairs) > 1:
-            # TF's check: at most one predicate may be true (assertion failed otherwise).
-            from . import array_ops, logging_ops, math_ops
-            preds = [convert_to_tensor(p) for p, _ in pairs]
-            stacked = array_ops.stack(preds)
-            count = math_ops.reduce_sum(math_ops.cast(stacked, _dtypes.int32))
-            check = logging_ops.Assert(
-                math_ops.less_equal(count, 1),
-                [f"Input error: exclusive=True: more than 1 conditions ({', '.join(p.name for p in preds)}) "
-                 "evaluated as True:", stacked], summarize=len(preds))
-            with get_default_graph().control_dependencies([check]):
-                pairs = [(array_ops.identity(p), fn) for p, (_, fn) in zip(preds, pairs)]
-
-        def build(i):
-            if i == len(pairs):
-                return default()
-            p, fn = pairs[i]
-            return cond(p, fn, lambda: build(i + 1), strict=strict)
-        return build(0)
+                        lambda t: array_ops.identity(t) if isinstance(t, Tensor) else t, out)
+        fn = default
+        for predicate, action in reversed(list(zip(predicates, actions))):
+            fn = _functools.partial(cond, predicate, true_fn=action, false_fn=fn, strict=strict)
+        if exclusive:
+            with get_default_graph().control_dependencies(
+                    [_assert_at_most_n_true(predicates, 1, "Input error: exclusive=True")]):
+                return fn()
+        return fn()
 
 
 # -- while_loop -------------------------------------------------------------------------------
@@ -364,25 +387,49 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                swap_memory=False, name=None, maximum_iterations=None, return_same_structure=False):
     """Repeats `body` while `cond` is true (TF1 `tf.while_loop`); returns the final loop vars."""
     if not callable(cond):
-        raise TypeError("cond must be callable.")
+        raise TypeError("'cond' must be callable.")
     if not callable(body):
-        raise TypeError("body must be callable.")
+        raise TypeError("'body' must be callable.")
     if parallel_iterations < 1:
-        raise TypeError("parallel_iterations must be a positive integer.")
-    if isinstance(loop_vars, builtins.tuple) and not loop_vars or (isinstance(loop_vars, list) and not loop_vars):
-        raise ValueError("No loop variables provided")
+        raise TypeError("'parallel_iterations' must be a positive integer.")
     from ..ops import tensor_array_ops
+    from .. import nest as _nest
+    # (As TF: a bare Tensor is not a valid loop_vars, its truth value is refused before the
+    # loop takes its name.)
+    no_vars = not loop_vars
     with name_scope(name, "while", _fg.flatten(loop_vars)) as scope:
+        if no_vars:
+            raise ValueError("'loop_vars' must be provided.")
+        try_to_pack = len(loop_vars) == 1 and not return_same_structure
+        mi = None
+        if maximum_iterations is not None:
+            mi = convert_to_tensor(maximum_iterations, name="maximum_iterations")
+            if mi.shape.ndims != 0:
+                raise ValueError(f"'maximum_iterations' must be a scalar. Received shape: {mi.shape}")
+            # As TF: an iteration counter becomes the first loop variable, the user's loop vars
+            # (or the only one of them) the second.
+            counter = convert_to_tensor(0, dtype=mi.dtype, name="iteration_counter")
+            orig_cond, orig_body = cond, body
+            if try_to_pack:
+                loop_vars = (counter, loop_vars[0])
+                cond = lambda i, lv: _max_iter_cond(i, mi, orig_cond(lv))  # noqa: E731
+                body = lambda i, lv: (i + 1, orig_body(lv))  # noqa: E731
+            else:
+                loop_vars = (counter, loop_vars)
+                cond = lambda i, lv: _max_iter_cond(i, mi, orig_cond(*_call_args(lv)))  # noqa: E731
+                body = lambda i, lv: (i + 1, _same_sequence_type(lv, orig_body(*_call_args(lv))))  # noqa: E731
+            try_to_pack = False
+            if shape_invariants is not None:
+                shape_invariants = (TensorShape([]), shape_invariants)
         structure = loop_vars
         flat = _fg.flatten(loop_vars)
         protos = list(flat)
         flat_t = [convert_to_tensor(x) for x in _to_flows(flat)]
         if shape_invariants is not None:
-            _fg.assert_same_structure(loop_vars, shape_invariants, check_types=False) \
-                if _fg.is_sequence(loop_vars) else None
-            invariants = [as_shape(s) for s in _fg.flatten(shape_invariants)] \
-                if _fg.is_sequence(shape_invariants) or not _fg.is_sequence(loop_vars) else None
-            if not _fg.is_sequence(loop_vars):
+            if _fg.is_sequence(loop_vars):
+                _nest.assert_same_structure(loop_vars, shape_invariants)
+                invariants = [as_shape(s) for s in _fg.flatten(shape_invariants)]
+            else:
                 invariants = [as_shape(shape_invariants)]
             for t, s in zip(flat_t, invariants):
                 if not s.is_compatible_with(t.shape) or (t.shape.ndims is not None and s.ndims is not None
@@ -392,21 +439,10 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                                      f"{t.shape}, but the specified shape invariant is {s}.")
         else:
             invariants = [t.shape for t in flat_t]
-        n_extra = 0
-        if maximum_iterations is not None:
-            mi = convert_to_tensor(maximum_iterations, name="maximum_iterations")
-            if mi.shape.ndims not in (None, 0):
-                raise ValueError(f"maximum_iterations must be a scalar, saw shape: {mi.shape}")
-            zero = convert_to_tensor(0, dtype=mi.dtype)
-            flat_t = [zero, mi] + flat_t
-            invariants = [TensorShape([]), mi.shape] + invariants
-            protos = [zero, mi] + protos
-            n_extra = 2
 
-        def restore(vals, struct=None):
-            vals = list(vals)[n_extra:]
+        def restore(vals, struct=None, struct_protos=None):
             items = []
-            for proto, v in zip(protos[n_extra:], vals):
+            for proto, v in zip(protos if struct_protos is None else struct_protos, vals):
                 if isinstance(proto, tensor_array_ops.TensorArray):
                     items.append(tensor_array_ops.TensorArray._from_flow(proto, v))
                 else:
@@ -417,32 +453,23 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         outer = get_default_graph()
 
         def cond_fn(*args):
-            from . import math_ops
-            c = cond(*_call_args(structure, restore(args)))
-            c = convert_to_tensor(c)
-            if n_extra:
-                c = math_ops.logical_and(math_ops.less(args[0], args[1]), c)
-            return c
+            # TF's cond sees the loop's Merge outputs, its body their Identity (the names a
+            # program printing them inside the loop sees).
+            args = [array_ops.identity(a, name="Merge") for a in args]
+            return convert_to_tensor(cond(*_call_args(restore(args))))
 
         def body_fn(*args):
-            res = body(*_call_args(structure, restore(args)))
-            if not _fg.is_sequence(structure) and isinstance(res, (list, builtins.tuple)) and len(res) == 1 \
-                    and not hasattr(res, "_fields"):
-                res = res[0]
-            # As TF, only a non-nested result is wrapped: a dict returned for [dict] loop vars is
-            # a structure mismatch.
-            if isinstance(structure, (list, builtins.tuple)) and len(structure) == 1 and not _fg.is_sequence(res):
+            args = [array_ops.identity(a, name="Identity") for a in args]
+            packed = restore(args)
+            res = body(*_call_args(packed))
+            if not _nest.is_nested(res):
                 res = [res]
-            try:
-                _fg.assert_same_structure(structure, res, check_types=False)
-            except (ValueError, TypeError) as e:
-                raise ValueError(f"{e}\n\nMore specifically: the body must return a structure matching "
-                                 "loop_vars") from None
+            # As TF: the first layer is compared as a list (inputs are typically lists and the
+            # body's results tuples); below it, the sequence types must match too.
+            _nest.assert_same_structure(_call_args(packed), list(res))
             # TF packs the loop's results like the body's result (a tuple stays a tuple).
-            body_structure[0] = res if _fg.is_sequence(res) else [res]
+            body_structure[0] = res
             outs = [convert_to_tensor(x) for x in _to_flows(_fg.flatten(res))]
-            if n_extra:
-                outs = [args[0] + 1, args[1]] + outs
             return outs
 
         body_structure = [None]
@@ -468,22 +495,39 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         op = _make_while(flat_t, cond_g, body_g, invariants, back_prop, parallel_iterations)
         # TF1's user-visible names: while/Exit:0, while/Exit_1:0, ... (the iteration counter of
         # maximum_iterations comes first, as in TF).
-        outs = list(op._outputs[:-1])
-        if n_extra:
-            _named_outputs(outs[:1], "Exit")
-        outs = outs[:n_extra] + _named_outputs(outs[n_extra:], "Exit")
-        result = restore(outs, body_structure[0] if not return_same_structure else None)
-        if not return_same_structure and isinstance(result, (list, builtins.tuple)) and len(result) == 1 \
-                and not hasattr(result, "_fields") and len(_fg.flatten(result)) == 1:
-            return result[0]
-        return result
+        outs = _named_outputs(list(op._outputs[:-1]), "Exit")
+        res_structure = body_structure[0]
+        res_protos = [p if isinstance(p, tensor_array_ops.TensorArray) else q
+                      for p, q in zip(_fg.flatten(res_structure), protos)]
+        result = restore(outs, res_structure, res_protos)
+        if mi is not None:
+            return result[1]
+        if return_same_structure:
+            return result
+        return result[0] if len(outs) == 1 else result
 
 
-def _call_args(structure, restored):
-    if _fg.is_sequence(structure) and not isinstance(structure, _collections.abc.Mapping) \
-            and not hasattr(structure, "_fields"):
-        return list(restored)
-    return [restored]
+def _same_sequence_type(lv, res):
+    """The body's result with a plain list/tuple made the loop vars' type. (TF compares it with
+    the loop vars type for type under maximum_iterations, so a list of loop vars and a body
+    returning a tuple is a TypeError there; tensorweave accepts it, as TF does without
+    maximum_iterations.)"""
+    if type(lv) in (list, builtins.tuple) and type(res) in (list, builtins.tuple) and len(lv) == len(res):
+        return type(lv)(res)
+    return res
+
+
+def _max_iter_cond(i, mi, c):
+    from . import math_ops
+    return math_ops.logical_and(i < mi, c)
+
+
+def _call_args(packed):
+    """The arguments cond and body get: `*packed` (as TF: a namedtuple's fields, a dict's keys);
+    a lone loop variable given bare is passed as it is."""
+    if _nest.is_nested(packed):
+        return list(packed)
+    return [packed]
 
 
 def _shape_less_specific(inv, shape):

@@ -12,6 +12,7 @@ from ..framework import registry
 from ..framework.constant_op import convert_to_tensor
 from ..framework.op_util import apply_op
 from ..framework.tensor_shape import TensorShape, dimension_value
+from ..framework.graph import name_scope as _name_scope
 
 __all__ = ["static_rnn", "static_bidirectional_rnn"]
 
@@ -160,6 +161,14 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
                 copy_cond = time >= sequence_length
                 output = nest._map_structure(lambda z, o: array_ops.where(copy_cond, z, o), zero_out, output)
                 new_state = nest._map_structure(lambda s, n: array_ops.where(copy_cond, s, n), state, new_state)
+                # TF's step is a cond (time >= max length: zeros and the state; else the cell, copying
+                # through past each length): its results are that cond's Merge outputs.
+                with _name_scope(None, "cond"):
+                    n_out = len(nest._flatten(output))
+                    merged = [array_ops.identity(t, name="Merge")
+                              for t in nest._flatten(output) + nest._flatten(new_state)]
+                output = nest._pack_as(output, merged[:n_out])
+                new_state = nest._pack_as(new_state, merged[n_out:])
             state = new_state
             outputs.append(output)
         return outputs, state
