@@ -265,6 +265,9 @@ def bitcast(input, type, name=None):  # noqa: A002
 
 def _hist_shape(op):
     n = _static_int(op.inputs[2])
+    if n is not None and n <= 0:
+        note_input_value(2, n)
+        raise ValueError(f"Requires nbins > 0: {n}")
     return [TensorShape([n])]
 
 

@@ -8,6 +8,7 @@ from ..framework import registry
 from ..framework.constant_op import constant_value, convert_to_tensor
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op
+from ..framework.graph_elements import Tensor
 from ..framework.tensor_shape import TensorShape, inference_merge_error, note_input_value, unknown_shape
 from .array_ops import (
     _base, _dims_str, _graph, _index_tensor, _partial_dims, shape, _shape_from_tensor, _shape_input_dims,
@@ -147,7 +148,7 @@ def gather(params, indices, validate_indices=None, name=None, axis=None, batch_d
     g = _graph()
     with g.name_scope(name or "GatherV2") as scope:
         params = _to_tensor(params, name="params")
-        indices = _index_tensor(indices, "indices", "indices", "GatherV2", int16=True)
+        indices = _index_tensor(indices, "indices", "indices", "GatherV2", int16=True, no_default=True)
         if axis is None:
             axis = batch_dims
         a = _index_tensor(axis, "axis", "axis", "GatherV2")
@@ -197,7 +198,7 @@ def gather_nd(params, indices, name=None, batch_dims=0):
     g = _graph()
     with g.name_scope(name or "GatherNd") as scope:
         params = _to_tensor(params, name="params")
-        indices = _index_tensor(indices, "indices", "indices", "GatherNd")
+        indices = _index_tensor(indices, "indices", "indices", "GatherNd", int16=True, no_default=True)
         return apply_op("GatherNd", [params, indices], [_base(params)], scope,
                         attrs={"Tparams": _base(params), "Tindices": _base(indices), "bad_indices_policy": ""})
 
@@ -255,8 +256,11 @@ def scatter_nd(indices, updates, shape, name=None):
     """A zero tensor of `shape` with `updates` added at `indices` (duplicates add up)."""
     g = _graph()
     with g.name_scope(name or "ScatterNd") as scope:
-        indices = _index_tensor(indices, "indices", "indices", "ScatterNd")
+        indices = _index_tensor(indices, "indices", "indices", "ScatterNd", int16=True, no_default=True)
         updates = _to_tensor(updates, name="updates")
+        if isinstance(shape, Tensor) and _base(shape) != _base(indices):
+            raise TypeError(f"Input 'shape' of 'ScatterNd' Op has type {_base(shape).name} that does not "
+                            f"match type {_base(indices).name} of argument 'indices'.")
         s = _index_tensor(shape, "shape", "shape", "ScatterNd", dtype=_base(indices))
         return apply_op("ScatterNd", [indices, updates, s], [_base(updates)], scope,
                         attrs={"T": _base(updates), "Tindices": _base(indices), "bad_indices_policy": ""})

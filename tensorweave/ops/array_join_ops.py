@@ -255,7 +255,15 @@ def _unpack_grad(op, *grads):
 
 def unstack(value, num=None, axis=0, name="unstack"):
     """Splits `value` along `axis` into a list of `num` tensors of rank R-1."""
-    value = _to_tensor(value, name="value")
+    if num is not None:  # TF converts `value` only inside the Unpack op's scope ("unstack/value")
+        with _graph().name_scope(name or "unstack") as scope:
+            value = _to_tensor(value, name="value")
+            out = apply_op("Unpack", [value], [_base(value)] * num, scope,
+                           attrs={"num": num, "T": _base(value), "axis": axis})
+        if num == 0:
+            return []
+        return out if isinstance(out, list) else [out]
+    value = _to_tensor(value)
     s = value.shape
     if num is None:
         if s.ndims is None:
@@ -360,8 +368,8 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
             value = _to_tensor(value, name="value")
             a = _index_tensor(axis, "split_dim", "split_dim", "Split", dtype=_dtypes.int32)
             n = int(num_or_size_splits)
-            if n <= 0:
-                raise ValueError(f"num_or_size_splits must be a positive integer, got {n}")
+            if n <= 0:  # TF's op builder checks the attr's minimum after converting the inputs
+                raise ValueError(f"Attr 'num_split' of 'Split' Op passed {n} less than minimum 1.")
             out = apply_op("Split", [a, value], [_base(value)] * n, scope,
                            attrs={"num_split": n, "T": _base(value)})
             return out if isinstance(out, list) else [out]

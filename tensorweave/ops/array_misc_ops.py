@@ -46,9 +46,9 @@ def _select_shape(op):
         return [out]
     if cs.ndims == 0:
         return [out]
-    if cs.ndims == 1 and out.ndims != 1:
+    if cs.ndims == 1:
         if out.ndims == 0:
-            raise ValueError("Shape must be rank 0 but is rank 1")
+            raise ValueError("Shapes must be equal rank, but are 0 and 1")
         a, b = cs[0].value, out[0].value
         if a is not None and b is not None and a != b:
             raise ValueError(f"Dimension 0 in both shapes must be equal, but are {a} and {b}. Shapes are "
@@ -123,10 +123,19 @@ def _select_v2_grad(op, grad):
     return [None, gx, gy]
 
 
-def _check_bool(c):
+def _check_bool(c, op_type="Select"):
     if _base(c) is not _dtypes.bool:
-        raise TypeError(f"Input 'condition' of 'Select' Op has type {_base(c).name} that does not match "
+        raise TypeError(f"Input 'condition' of '{op_type}' Op has type {_base(c).name} that does not match "
                         "expected type of bool.")
+
+
+def _condition(condition, op_type):
+    """Select's bool `condition` as TF's op builder converts it: a Python value to bool (its
+    message when that fails), a Tensor of another dtype a TypeError."""
+    if isinstance(condition, Tensor):
+        _check_bool(condition, op_type)
+        return condition
+    return _op_input(condition, "condition", op_type, _dtypes.bool)
 
 
 def where(condition, x=None, y=None, name=None):
@@ -137,13 +146,17 @@ def where(condition, x=None, y=None, name=None):
         g = _graph()
         with g.name_scope(name or "Where") as scope:
             c = _to_tensor(condition, name="input")
+            if _base(c) in (_dtypes.string, _dtypes.resource, _dtypes.variant):
+                raise TypeError(f"Value passed to parameter 'input' has DataType {_base(c).name} not in list of "
+                                "allowed values: float32, float64, int32, uint8, int16, int8, complex64, int64, "
+                                "qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, float16, "
+                                "uint32, uint64, bool")
             return apply_op("Where", [c], [_dtypes.int64], scope, attrs={"T": _base(c)})
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     g = _graph()
     with g.name_scope(name or "Select") as scope:
-        c = _to_tensor(condition, name="condition")
-        _check_bool(c)
+        c = _condition(condition, "Select")
         xt = x if isinstance(x, Tensor) else None
         yt = y if isinstance(y, Tensor) else None
         dt = _base(xt) if xt is not None else (_base(yt) if yt is not None else None)
@@ -163,8 +176,7 @@ def where_v2(condition, x=None, y=None, name=None):
         raise ValueError("x and y must both be non-None or both be None.")
     g = _graph()
     with g.name_scope(name or "SelectV2") as scope:
-        c = _to_tensor(condition, name="condition")
-        _check_bool(c)
+        c = _condition(condition, "SelectV2")
         xt = x if isinstance(x, Tensor) else None
         yt = y if isinstance(y, Tensor) else None
         dt = _base(xt) if xt is not None else (_base(yt) if yt is not None else None)
@@ -193,8 +205,7 @@ def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
                              "E.g. shape=[None] is ok, but shape=None is not.")
         axis = 0 if axis is None else int(axis)
         if shape_tensor.ndims is not None:
-            if axis < 0:
-                axis += shape_tensor.ndims
+            # TF slices the static shape with `axis` as given: a negative axis slices short
             shape_tensor[axis:axis + ndims_mask].assert_is_compatible_with(shape_mask)
         # TF: Prod of the masked dimensions' sizes (a Prod op even when they are known)
         leading = shape(tensor)[axis:axis + ndims_mask]
@@ -334,10 +345,8 @@ def setdiff1d(x, y, index_dtype=_dtypes.int32, name=None):
 
 
 def _band_shape(op):
-    x = op.inputs[0]
-    if x.shape.ndims is not None and x.shape.ndims < 2:
-        raise ValueError(f"Shape must be at least rank 2 but is rank {x.shape.ndims}")
-    return [x.shape]
+    # TF's shape function is UnchangedShape: a rank-1 input fails only in the kernel
+    return [op.inputs[0].shape]
 
 
 registry.register_op("MatrixBandPart", shape_fn=_band_shape)

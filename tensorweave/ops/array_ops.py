@@ -123,16 +123,18 @@ def _op_input(value, param, op_type, dtype=None):
 _INDEX_TYPES = (_dtypes.int32, _dtypes.int64)
 
 
-def _index_tensor(value, name, arg, op_type, dtype=None, int16=False):
+def _index_tensor(value, name, arg, op_type, dtype=None, int16=False, no_default=False):
     """An int32/int64 argument (shapes, axes, permutations), TypeError for other dtypes;
-    `int16=True` also admits int16 (gather indices in TF 2.21)."""
+    `int16=True` also admits int16 (gather indices in TF 2.21). `no_default=True` is for a type
+    attr without a default (gather's and scatter_nd's Tindices): Python values convert with no
+    preferred dtype, so an empty list is float32 (a TypeError)."""
     # TF's op builder converts Python values with the attr's default type as the preferred dtype,
     # so an empty list (a scalar's shape) becomes int32, not float32 -- after a first try that
     # leaves a float32 Const of the argument's name behind: TF's ops are "Reshape/shape" (dead)
     # and "Reshape/shape_1".
-    if isinstance(value, (list, tuple)) and not value and dtype is None:
+    if isinstance(value, (list, tuple)) and not value and dtype is None and not no_default:
         _to_tensor(value, name=name)
-    preferred = _dtypes.int32 if dtype is None else None
+    preferred = _dtypes.int32 if dtype is None and not no_default else None
     if preferred is not None and isinstance(value, (np.ndarray, np.generic)) and value.dtype == np.int64:
         preferred = _dtypes.int64  # TF's op builder keeps a NumPy value's own dtype
     try:

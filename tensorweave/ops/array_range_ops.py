@@ -10,7 +10,7 @@ from ..framework.graph import Tensor
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op
 from ..framework.tensor_shape import TensorShape, note_input_value, unknown_shape
-from .array_ops import _base, _graph, _index_tensor, rank, shape, _static_int, _STATIC_LIMIT, _to_tensor
+from .array_ops import _base, _graph, _index_tensor, _op_input, rank, shape, _static_int, _STATIC_LIMIT, _to_tensor
 
 
 # -- range, linspace -------------------------------------------------------------------------
@@ -235,6 +235,9 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         if _base(indices) not in (_dtypes.uint8, _dtypes.int8, _dtypes.int32, _dtypes.int64):
             raise TypeError(f"Value passed to parameter 'indices' has DataType {_base(indices).name} not in "
                             "list of allowed values: uint8, int8, int32, int64")
+        if isinstance(depth, Tensor) and _base(depth) != _dtypes.int32:
+            raise TypeError(f"Input 'depth' of 'OneHot' Op has type {_base(depth).name} that does not match "
+                            "expected type of int32.")
         depth = _to_tensor(depth, name="depth", dtype=_dtypes.int32)
         return apply_op("OneHot", [indices, depth, on_value, off_value], [dtype], scope,
                         attrs={"T": dtype, "TI": _base(indices), "axis": -1 if axis is None else int(axis)})
@@ -332,7 +335,7 @@ def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):
                 out = apply_op("Pad", [tensor, p], [_base(tensor)], scope,
                                attrs={"T": _base(tensor), "Tpaddings": _base(p)})
                 return _restore_pad_shape(out, tensor, paddings)
-            c = _to_tensor(constant_values, name="constant_values", dtype=_base(tensor))
+            c = _op_input(constant_values, "constant_values", "PadV2", dtype=_base(tensor))
             out = apply_op("PadV2", [tensor, p, c], [_base(tensor)], scope,
                            attrs={"T": _base(tensor), "Tpaddings": _base(p)})
             return _restore_pad_shape(out, tensor, paddings)

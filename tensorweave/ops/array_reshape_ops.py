@@ -15,7 +15,7 @@ from ..framework.tensor_shape import (
     TensorShape, note_input_partial_shape, note_input_value, shape_tensor_value_error, unknown_shape,
 )
 from .array_ops import (
-    _base, _builtin_range, _dims_str, _graph, _index_tensor, _partial_dims, rank, shape, _static_int,
+    _base, _builtin_range, _dims_str, _graph, _index_tensor, _partial_dims, rank, shape,
     _to_tensor,
 )
 
@@ -189,9 +189,11 @@ def transpose(a, perm=None, name="transpose", conjugate=False):
 
 def _expand_dims_shape(op):
     x, d = op.inputs
-    axis = _static_int(d)
+    dv = constant_value(d)
+    axis = int(np.asarray(dv).ravel()[0]) if dv is not None and np.size(dv) == 1 else None
     n = x.shape.ndims
     if d.shape.num_elements() not in (None, 1):
+        note_input_value(1, dv)
         raise ValueError(f"'dim' input must be a tensor with a single value")
     if axis is None or n is None:
         return [unknown_shape()]  # TF: an unknown axis leaves even the rank unknown
@@ -223,7 +225,7 @@ def expand_dims(input, axis=None, name=None, dim=None):
     """Inserts a dimension of size 1 at `axis` (TF1 also accepts the deprecated `dim`)."""
     if dim is not None:
         if axis is not None:
-            raise ValueError("Cannot specify both 'axis' and 'dim'")
+            raise ValueError("Cannot specify both 'dim' and 'axis'.")
         axis = dim
     if axis is None:
         raise ValueError("Must specify an axis argument to tf.expand_dims()")
@@ -278,16 +280,17 @@ def squeeze(input, axis=None, name=None, squeeze_dims=None):
     """Removes dimensions of size 1 (all of them, or those listed in `axis`)."""
     if squeeze_dims is not None:
         if axis is not None:
-            raise ValueError("Cannot specify both 'squeeze_dims' and 'axis'")
+            raise ValueError("Cannot specify both 'squeeze_dims' and 'axis'.")
         axis = squeeze_dims
     if axis is None:
         axis = []
     elif isinstance(axis, (numbers.Integral, np.integer)):
         axis = [axis]
     axis = [int(a) for a in axis]
-    input = _to_tensor(input, name="input")
-    return apply_op("Squeeze", [input], [_base(input)], name or "Squeeze",
-                    attrs={"T": _base(input), "squeeze_dims": axis})
+    with _graph().name_scope(name or "Squeeze") as scope:  # TF: "Squeeze/input"
+        input = _to_tensor(input, name="input")
+        return apply_op("Squeeze", [input], [_base(input)], scope,
+                        attrs={"T": _base(input), "squeeze_dims": axis})
 
 
 # Ops of the family's other modules, called only when the functions above run. Imported

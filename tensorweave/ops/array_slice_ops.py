@@ -137,17 +137,28 @@ def _ss_shape_fn(x_shape, begin, end, strides, n_spec, masks):
         return unknown_shape()
     if bin(elm & ((1 << n_spec) - 1)).count("1") > 1:
         raise ValueError("Multiple ellipses in slice spec not allowed")
+    spec = list(_builtin_range(n_spec))
+    consumed = sum(1 for i in spec if not (elm | nm) & (1 << i))
+    if x_shape.ndims is not None and consumed > x_shape.ndims:
+        # TF's BuildDenseSpec maps the spec onto the input's dims before any bounds check
+        nd = x_shape.ndims
+        if nd == 0:
+            raise ValueError("Attempting to slice scalar input.")
+        raise ValueError(f"Index out of range using input dim {nd}; input has only {nd} dims")
     if strides is not None:
+        d = 0  # TF's message names the dense (input) dimension when the rank is known
         for i, s in enumerate(strides):
-            if s == 0 and not (elm | nm) & (1 << i):
-                raise ValueError(f"strides[{i}] must be non-zero")
+            if elm & (1 << i):
+                d += (x_shape.ndims - consumed) if x_shape.ndims is not None else 0
+            elif not nm & (1 << i):
+                if s == 0:
+                    raise ValueError(f"strides[{d if x_shape.ndims is not None else i}] must be non-zero")
+                d += 1
     if x_shape.ndims is None:
         return unknown_shape()
     dims = x_shape.as_list()
     nd = len(dims)
-    spec = list(_builtin_range(n_spec))
     has_ellipsis = any(elm & (1 << i) for i in spec)
-    consumed = sum(1 for i in spec if not (elm | nm) & (1 << i))
     if not has_ellipsis:
         spec = spec + ["E"]
     out = []
@@ -171,8 +182,10 @@ def _ss_shape_fn(x_shape, begin, end, strides, n_spec, masks):
         e = None if end is None else end[i]
         s = None if strides is None else strides[i]
         if sm & bit:
+            if s is not None and s < 0:
+                raise ValueError("only stride 1 allowed on non-range indexing.")
             if dim is not None and b is not None and not -dim <= b < dim:
-                raise ValueError(f"slice index {b} of dimension {d} out of bounds.")
+                raise ValueError(f"slice index {b + dim if b < 0 else b} of dimension {d} out of bounds.")
         else:
             b_known = bool(bm & bit) or b is not None
             e_known = bool(em & bit) or e is not None

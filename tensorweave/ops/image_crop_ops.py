@@ -3,9 +3,9 @@ resize_image_with_crop_or_pad, central_crop and random_crop, built from array op
 them, with static sizes where they are known and run-time checks where they are not."""
 
 from ..framework import dtypes as _dtypes
-from ..framework.constant_op import constant_value
+from ..framework.constant_op import constant_value, convert_to_tensor
 from ..framework.graph import Tensor, name_scope
-from .image_ops import _array, _assert_3d, _image, _math
+from .image_ops import _array, _assert_3d, _check_at_least_3d, _image, _math
 
 __all__ = ["central_crop", "crop_to_bounding_box", "pad_to_bounding_box",
            "resize_image_with_crop_or_pad", "resize_with_crop_or_pad", "random_crop"]
@@ -44,27 +44,50 @@ def _dynamic_dims(image4, dims):
     return out
 
 
+def _to_4d(image):
+    """TF's crop/pad preamble: (image as 4-D, was it a batch); an unknown rank is one image."""
+    image_shape = image.shape
+    nd = image_shape.ndims
+    if nd == 3:
+        return _array().expand_dims(image, 0), False
+    if nd is None:
+        image = _array().expand_dims(image, 0)
+        image.set_shape([None] * 4)
+        return image, False
+    if nd != 4:
+        raise ValueError(f"'image' (shape {image_shape}) must have either 3 or 4 dimensions.")
+    return image, True
+
+
+def _image_dimensions(image, rank):
+    """TF's _ImageDimensions: static dims where known, else the unstacked dynamic shape."""
+    if image.shape.is_fully_defined():
+        return image.shape.as_list()
+    array_ops = _array()
+    dynamic = array_ops.unstack(array_ops.shape(image), rank)
+    return [s if s is not None else d for s, d in zip(image.shape.with_rank(rank).as_list(), dynamic)]
+
+
 def crop_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
-    """image[offset_height:offset_height + target_height, offset_width:offset_width + target_width]."""
+    """image[offset_height:offset_height + target_height, offset_width:offset_width + target_width]
+    (TF's graph: the checks, a Slice of the 4-D image, the static shape set)."""
     array_ops = _array()
     with name_scope(None, "crop_to_bounding_box", [image]):
-        image = _image(image)
-        image4, is_batch, dims = _dims4(image)
-        _, height, width, _ = dims
-        oh, ow, th, tw = (_static(v) for v in (offset_height, offset_width, target_height, target_width))
-        for v, msg in ((ow, "offset_width must be >= 0."), (oh, "offset_height must be >= 0."),
-                       (tw, "target_width must be > 0."), (th, "target_height must be > 0.")):
-            if v is not None and (v < 0 if "offset" in msg else v <= 0):
-                raise ValueError(msg)
-        if None not in (width, tw, ow) and width < tw + ow:
-            raise ValueError("width must be >= target + offset.")
-        if None not in (height, th, oh) and height < th + oh:
-            raise ValueError("height must be >= target + offset.")
-        begin = array_ops.stack([0, offset_height, offset_width, 0]) if \
-            any(isinstance(v, Tensor) for v in (offset_height, offset_width)) else [0, oh, ow, 0]
-        size = array_ops.stack([-1, target_height, target_width, -1]) if \
-            any(isinstance(v, Tensor) for v in (target_height, target_width)) else [-1, th, tw, -1]
-        cropped = array_ops.slice(image4, begin, size)
+        image = convert_to_tensor(image, name="image")
+        image, is_batch = _to_4d(image)
+        assert_ops = _check_at_least_3d(image)
+        batch, height, width, depth = _image_dimensions(image, 4)
+        assert_ops += _assert(offset_width >= 0, "offset_width must be >= 0.")
+        assert_ops += _assert(offset_height >= 0, "offset_height must be >= 0.")
+        assert_ops += _assert(target_width > 0, "target_width must be > 0.")
+        assert_ops += _assert(target_height > 0, "target_height must be > 0.")
+        assert_ops += _assert(width >= (target_width + offset_width), "width must be >= target + offset.")
+        assert_ops += _assert(height >= (target_height + offset_height), "height must be >= target + offset.")
+        image = _with_deps(assert_ops, image)
+        cropped = array_ops.slice(
+            image, array_ops.stack([0, offset_height, offset_width, 0]),
+            array_ops.stack([array_ops.shape(image)[0], target_height, target_width, array_ops.shape(image)[3]]))
+        cropped.set_shape([None if isinstance(i, Tensor) else i for i in (batch, target_height, target_width, depth)])
         return cropped if is_batch else array_ops.squeeze(cropped, axis=[0])
 
 
@@ -89,24 +112,21 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height, targe
     (offset_height, offset_width); sizes and offsets may be tensors (checked when run)."""
     array_ops = _array()
     with name_scope(None, "pad_to_bounding_box", [image]):
-        image = _image(image)
-        image4, is_batch, dims = _dims4(image)
-        batch, height, width, depth = _dynamic_dims(image4, dims)
+        image = convert_to_tensor(image, name="image")
+        image, is_batch = _to_4d(image)
+        batch, height, width, depth = _image_dimensions(image, 4)
         after_w = target_width - offset_width - width
         after_h = target_height - offset_height - height
-        asserts = (_assert(offset_height >= 0, "offset_height must be >= 0") +
-                   _assert(offset_width >= 0, "offset_width must be >= 0") +
-                   _assert(after_w >= 0, "width must be <= target - offset") +
-                   _assert(after_h >= 0, "height must be <= target - offset"))
-        image4 = _with_deps(asserts, image4)
-        vals = [0, 0, offset_height, after_h, offset_width, after_w, 0, 0]
-        if any(isinstance(v, Tensor) for v in vals):
-            paddings = array_ops.reshape(array_ops.stack(vals), [4, 2])
-        else:
-            paddings = [[0, 0], [vals[2], vals[3]], [vals[4], vals[5]], [0, 0]]
-        padded = array_ops.pad(image4, paddings)
-        padded.set_shape([None if isinstance(v, Tensor) else v
-                          for v in (batch, target_height, target_width, depth)])
+        assert_ops = _check_at_least_3d(image)
+        assert_ops += _assert(offset_height >= 0, "offset_height must be >= 0")
+        assert_ops += _assert(offset_width >= 0, "offset_width must be >= 0")
+        assert_ops += _assert(after_w >= 0, "width must be <= target - offset")
+        assert_ops += _assert(after_h >= 0, "height must be <= target - offset")
+        image = _with_deps(assert_ops, image)
+        paddings = array_ops.reshape(
+            array_ops.stack([0, 0, offset_height, after_h, offset_width, after_w, 0, 0]), [4, 2])
+        padded = array_ops.pad(image, paddings)
+        padded.set_shape([None if isinstance(i, Tensor) else i for i in (batch, target_height, target_width, depth)])
         return padded if is_batch else array_ops.squeeze(padded, axis=[0])
 
 
@@ -127,20 +147,25 @@ def resize_image_with_crop_or_pad(image, target_height, target_width):
     with name_scope(None, "resize_image_with_crop_or_pad", [image]):
         image = _image(image)
         image4, is_batch, dims = _dims4(image)
-        asserts = (_assert(target_width > 0, "target_width must be > 0.") +
+        asserts = (_check_at_least_3d(image4) + _assert(target_width > 0, "target_width must be > 0.") +
                    _assert(target_height > 0, "target_height must be > 0."))
         image4 = _with_deps(asserts, image4)
         if isinstance(target_height, Tensor):
             target_height = _with_deps(asserts, target_height)
         if isinstance(target_width, Tensor):
             target_width = _with_deps(asserts, target_width)
-        _, height, width, _ = _dynamic_dims(image4, image4.shape.as_list())
-        width_diff, height_diff = target_width - width, target_height - height
-        cropped = crop_to_bounding_box(image4, max_(-height_diff // 2, 0), max_(-width_diff // 2, 0),
+        _, height, width, _ = _image_dimensions(image4, 4)
+        width_diff = target_width - width
+        offset_crop_width = max_(-width_diff // 2, 0)
+        offset_pad_width = max_(width_diff // 2, 0)
+        height_diff = target_height - height
+        offset_crop_height = max_(-height_diff // 2, 0)
+        offset_pad_height = max_(height_diff // 2, 0)
+        cropped = crop_to_bounding_box(image4, offset_crop_height, offset_crop_width,
                                        min_(target_height, height), min_(target_width, width))
-        resized = pad_to_bounding_box(cropped, max_(height_diff // 2, 0), max_(width_diff // 2, 0),
+        resized = pad_to_bounding_box(cropped, offset_pad_height, offset_pad_width,
                                       target_height, target_width)
-        _, rh, rw, _ = _dynamic_dims(resized, resized.shape.as_list())
+        _, rh, rw, _ = _image_dimensions(resized, 4)
         checks = (_assert(equal_(rh, target_height), "resized height is not correct.") +
                   _assert(equal_(rw, target_width), "resized width is not correct."))
         resized = _with_deps(checks, resized)
@@ -162,6 +187,9 @@ def central_crop(image, central_fraction):
                 raise ValueError("central_fraction must be within (0, 1]")
             if frac == 1.0:
                 return image
+        else:  # TF's check (an `or`, so it never fails)
+            image = _with_deps(_assert(math_ops.logical_or(central_fraction > 0.0, central_fraction <= 1.0),
+                                       "central_fraction must be within (0, 1]"), image)
         _assert_3d(image)   # TF builds the check and leaves its Identity unused
         rank = image.shape.ndims
         if rank not in (3, 4):
@@ -170,15 +198,18 @@ def central_crop(image, central_fraction):
         dims = image.shape.as_list()
         off = rank - 3
 
-        def dim(i):
-            if dims[i] is not None and frac is not None:
-                return dims[i], dims[i], False
-            d = dims[i] if dims[i] is not None else array_ops.shape(image)[i]
+        def get_dim(i):  # TF's _get_dim: both dims first, then the starts
+            return dims[i] if dims[i] is not None else array_ops.shape(image)[i]
+
+        def start(d, static):
+            if static:
+                return d, False
             df = math_ops.cast(d, _dtypes.float64)
-            start = math_ops.cast((df - df * math_ops.cast(central_fraction, _dtypes.float64)) / 2,
-                                  _dtypes.int32)
-            return d, start, True
-        (h, hs, dyn_h), (w, ws, dyn_w) = dim(off), dim(off + 1)
+            return math_ops.cast((df - df * math_ops.cast(central_fraction, _dtypes.float64)) / 2,
+                                 _dtypes.int32), True
+        h, w = get_dim(off), get_dim(off + 1)
+        (hs, dyn_h), (ws, dyn_w) = (start(h, dims[off] is not None and frac is not None),
+                                    start(w, dims[off + 1] is not None and frac is not None))
         if not dyn_h:
             hs = int((float(h) - float(h) * frac) / 2)
         if not dyn_w:

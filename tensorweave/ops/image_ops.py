@@ -134,8 +134,6 @@ def _resize_op(op_type, images, size, align_corners, half_pixel_centers, name):
     attrs = {"T": t, "align_corners": bool(align_corners)}
     if op_type != "ResizeArea":
         attrs["half_pixel_centers"] = bool(half_pixel_centers)
-        if align_corners and half_pixel_centers:
-            raise ValueError("If half_pixel_centers is True, align_corners must be False.")
     return apply_op(op_type, [images, size], [out], name or op_type, attrs=attrs)
 
 
@@ -181,11 +179,10 @@ def resize_images(images, size, method=ResizeMethod.BILINEAR, align_corners=Fals
         elif images.shape.ndims != 4:
             raise ValueError("'images' must have either 3 or 4 dimensions.")
         _, height, width, _ = images.shape.as_list()
-        if method not in _METHODS:
-            raise ValueError("Resize method is not implemented: {}".format(method))
-        if not isinstance(size, Tensor) and np.asarray(size).shape != (2,):
-            raise ValueError("'size' must be a 1-D Tensor of 2 elements: new_height, new_width")
-        size = _size_tensor(size)
+        try:
+            size = _size_tensor(size)
+        except (TypeError, ValueError):
+            raise ValueError("'size' must be a 1-D int32 Tensor") from None
         if not size.shape.is_compatible_with([2]):
             raise ValueError("'size' must be a 1-D Tensor of 2 elements: new_height, new_width")
         static_size = constant_value(size)
@@ -204,6 +201,8 @@ def resize_images(images, size, method=ResizeMethod.BILINEAR, align_corners=Fals
         size_v = constant_value(size)
         if size_v is not None and [int(size_v[0]), int(size_v[1])] == [height, width]:
             return images if is_batch else _array().squeeze(images, axis=[0])
+        if method not in _METHODS:  # TF's resize_fn checks the method only when it resizes
+            raise ValueError("Resize method is not implemented: {}".format(method))
         out = _resize_op(_METHODS[method], images, size, align_corners, False, None)
         if preserve_aspect_ratio and static_size is not None and height is not None and width is not None:
             # TF's shape inference evaluates the size subgraph; the same float32 arithmetic here
@@ -226,11 +225,29 @@ def _image(image, name="image"):
     return image
 
 
+def _check_at_least_3d(image):
+    """TF's _CheckAtLeast3DImage(require_static=False): a zero inner dimension known now is a
+    ValueError; inner dims not all known become two run-time asserts."""
+    from . import check_ops
+    s = image.shape
+    if s.ndims is not None and s.ndims < 3:
+        raise ValueError(f"'image' (shape {s}) must be at least three-dimensional.")
+    inner = s[-3:] if s.ndims is not None else s
+    if inner.ndims is not None and any(d.value == 0 for d in inner.dims):
+        raise ValueError(f"inner 3 dims of 'image.shape' must be > 0: {s}")
+    if inner.is_fully_defined():
+        return []
+    array_ops = _array()
+    return [check_ops.assert_positive(array_ops.shape(image)[-3:], ["inner 3 dims of 'image.shape' must be > 0."]),
+            check_ops.assert_greater_equal(array_ops.rank(image), 3,
+                                           message="'image' must be at least three-dimensional.")]
+
+
 def _assert_3d(image):
     """TF's _AssertAtLeast3DImage: `image` through an Identity ("control_dependency"), created
-    even when the rank is checked statically."""
+    even when the rank is checked statically, after the checks of _check_at_least_3d."""
     from .control_flow_ops import with_dependencies
-    return with_dependencies([], image)
+    return with_dependencies(_check_at_least_3d(image), image)
 
 
 def _by_rank(image, f3, f4):
@@ -340,12 +357,14 @@ def rot90(image, k=1, name=None):
     so the rotated height and width are unknown statically)."""
     array_ops, math_ops = _array(), _math()
     with name_scope(name, "rot90", [image, k]) as scope:
-        image = _image(image)
+        image = _assert_3d(_image(image))
         kv = constant_value(k) if isinstance(k, Tensor) else k
+        if kv is not None and not isinstance(k, Tensor):
+            convert_to_tensor(k, dtype=_dtypes.int32)  # TF's TypeError for a non-int k
         if kv is not None and image.shape.ndims in (3, 4):
             # A k known now: the rotation itself. (TF builds its case even so, which leaves the
-            # rotated height and width unknown; our cond gradient cannot yet take the untaken
-            # branches' shapes, so a known k keeps the exact ops and static shape.)
+            # rotated height and width unknown; the cond's second-order gradient cannot yet take
+            # the untaken branches' shapes, so a known k keeps the exact ops and static shape.)
             return _rot90_static(image, int(kv) % 4)
         k = convert_to_tensor(k, dtype=_dtypes.int32, name="k")
         k.shape.assert_has_rank(0)

@@ -248,7 +248,7 @@ def _squeeze(op, ctx):
                 raise _bad(f"Tried to squeeze dim index {a} for tensor with {n} dimensions.")
             if x.shape[a] != 1:
                 raise _bad(f"Can not squeeze dim[{a % n}], expected a dimension of 1, got {x.shape[a]}")
-        return xp.squeeze(x, axis=tuple(a % n for a in axes))
+        return xp.squeeze(x, axis=tuple(sorted({a % n for a in axes})))  # TF allows repeats
     return squeeze
 
 
@@ -417,15 +417,17 @@ def _gather(op, ctx):
         if not -n <= a < n:
             raise _bad(f"Expected axis in the range [{-n}, {n}), but got {a}")
         a %= n
+        b = bd % indices.ndim if bd < 0 else bd
+        for i in range(b):  # TF checks the batch dims before the indices
+            if params.shape[i] != indices.shape[i]:
+                raise _bad(f"params.shape[{i}]: {params.shape[i]} should be equal to indices.shape[{i}]: "
+                           f"{indices.shape[i]}")
         limit = params.shape[a]
         if indices.size and (indices.min() < 0 or indices.max() >= limit):
             raise _bad_index(indices, limit)
         if not bd:
             return xp.take(params, indices, axis=a)
-        b = bd % indices.ndim if bd < 0 else bd
         # batch_dims: gather independently for each index of the leading b dims.
-        if params.shape[:b] != indices.shape[:b]:
-            raise _bad(f"params.shape[:{b}] should match indices.shape[:{b}]")
         batch = int(xp.prod(params.shape[:b])) if b else 1
         p = params.reshape((batch,) + params.shape[b:])
         ind = indices.reshape((batch,) + indices.shape[b:])
@@ -442,6 +444,8 @@ def _gather_nd(op, ctx):
         k = indices.shape[-1]
         if k > params.ndim:
             raise _bad(f"index innermost dimension length must be <= params rank; saw: {k} vs. {params.ndim}")
+        if k == 0:  # each (empty) index picks the whole of params
+            return xp.broadcast_to(params, indices.shape[:-1] + params.shape).copy()
         lim = xp.asarray(params.shape[:k], dtype=indices.dtype)
         flat = indices.reshape(-1, k)
         bad = ((flat < 0) | (flat >= lim)).any(axis=1)
@@ -488,8 +492,9 @@ def _tile(op, ctx):
         m = tuple(int(k) for k in multiples)
         if len(m) != x.ndim:
             raise _bad(f"Expected multiples argument to be a vector of length {x.ndim} but got length {len(m)}")
-        if any(k < 0 for k in m):
-            raise _bad(f"Expected multiples[i] >= 0, but got {_shape_str(m)}")
+        for i, k in enumerate(m):
+            if k < 0:
+                raise _bad(f"Expected multiples[{i}] >= 0, but got {k}")
         return xp.tile(x, m)
     return tile
 
@@ -513,6 +518,9 @@ def _broadcast_to(op, ctx):
 
     def broadcast_to(x, shape):
         s = tuple(int(d) for d in shape)
+        for d in s:
+            if d < 0:
+                raise _bad(f"Dimension {d} must be >= 0")
         try:
             return xp.array(xp.broadcast_to(x, s))
         except ValueError:
@@ -576,7 +584,12 @@ def _ss_index_fn(op):
         b, e, s = begin.tolist(), end.tolist(), strides.tolist()
         idx = []
         consumed = sum(1 for i in range(n) if not (elm | nm) & (1 << i))
-        d = 0
+        # TF's BuildDenseSpec maps the spec onto the input's dims before any bounds check
+        if consumed > x_ndim:
+            if x_ndim == 0:
+                raise _bad("Attempting to slice scalar input.")
+            raise _bad(f"Index out of range using input dim {x_ndim}; input has only {x_ndim} dims")
+        d = 0  # the dense (input) dimension; TF's messages name it
         for i in range(n):
             bit = 1 << i
             if elm & bit:
@@ -585,18 +598,21 @@ def _ss_index_fn(op):
             elif nm & bit:
                 idx.append(None)
             elif sm & bit:
-                dim = x_shape[d] if d < x_ndim else 0
-                if not -dim <= b[i] < dim:
-                    raise _bad(f"slice index {b[i]} of dimension {d} out of bounds.")
-                idx.append(b[i])
+                if s[i] == 0:
+                    raise _bad(f"strides[{d}] must be non-zero")
+                if s[i] < 0:
+                    raise _bad("only stride 1 allowed on non-range indexing.")
+                dim = x_shape[d]
+                fwd = b[i] + dim if b[i] < 0 else b[i]
+                if not 0 <= fwd < dim:
+                    raise _bad(f"slice index {fwd} of dimension {d} out of bounds.")
+                idx.append(fwd)
                 d += 1
             else:
                 if s[i] == 0:
-                    raise _bad(f"strides[{i}] must be non-zero")
+                    raise _bad(f"strides[{d}] must be non-zero")
                 idx.append(slice(None if bm & bit else b[i], None if em & bit else e[i], s[i]))
                 d += 1
-        if d > x_ndim:
-            raise _bad(f"Index out of range using input dim {x_ndim}; input has only {x_ndim} dims")
         return tuple(idx)
     return index
 
@@ -664,6 +680,8 @@ def _one_hot(op, ctx):
     axis = op._get_attr("axis")
 
     def one_hot(indices, depth, on, off):
+        if axis != -1 and not 0 <= axis <= indices.ndim:
+            raise _bad(f"Expected axis to be -1 or between [0, {indices.ndim + 1}).  But received: {axis}")
         d = int(depth)
         if d < 0:
             raise _bad(f"depth must be non-negative, got: {d}")
@@ -689,6 +707,12 @@ def _pad(op, ctx):
     xp = ctx.xp
 
     def pad(x, paddings):
+        if x.dtype == object:  # strings pad with b""
+            p = _check_paddings(x, paddings)
+            out = np.empty(tuple(d + a + b for d, (a, b) in zip(x.shape, p)), dtype=object)
+            out.fill(b"")
+            out[tuple(slice(a, a + d) for d, (a, _) in zip(x.shape, p))] = x
+            return out
         return xp.pad(x, _check_paddings(x, paddings))
     return pad
 
@@ -858,6 +882,8 @@ def _band_part(op, ctx):
     xp = ctx.xp
 
     def matrix_band_part(x, lower, upper):
+        if x.ndim < 2:
+            raise _bad(f"input must be at least 2-dim, received shape: {_shape_str(x.shape)}")
         m, n = x.shape[-2:]
         lo, hi = int(lower), int(upper)
         if lo > m:

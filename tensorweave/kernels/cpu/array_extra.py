@@ -88,6 +88,12 @@ def _bitcast(op, ctx):
     return bitcast
 
 
+def _num_str(v):
+    """A number as C++'s stream prints it (floats with %g's 6 significant digits)."""
+    v = v.item() if hasattr(v, "item") else v
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
 @register_kernel("HistogramFixedWidth")
 def _histogram_fixed_width(op, ctx):
     out = op._get_attr("dtype").as_numpy_dtype
@@ -99,7 +105,7 @@ def _histogram_fixed_width(op, ctx):
         lo, hi = float(value_range[0]), float(value_range[1])
         if not lo < hi:
             raise _bad(f"value_range should satisfy value_range[0] < value_range[1], but got "
-                       f"'[{value_range[0]}, {value_range[1]}]'")
+                       f"'[{_num_str(value_range[0])}, {_num_str(value_range[1])}]'")
         v = np.asarray(values, dtype=np.float64).reshape(-1)
         idx = np.floor((v - lo) / (hi - lo) * nbins)
         idx = np.clip(idx, 0, nbins - 1).astype(np.int64)

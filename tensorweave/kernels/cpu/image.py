@@ -20,7 +20,9 @@ def _scale(n_in, n_out, align_corners):
     return np.float32(n_in / np.float32(n_out))
 
 
-def _check(images, size, name="input"):
+def _check(images, size, name="input", align=False, half=False):
+    if align and half:  # TF's ImageResizerState checks the attrs first
+        raise _invalid("If half_pixel_centers is True, align_corners must be False.")
     images = np.asarray(images)
     if images.ndim != 4:
         raise _invalid(f"{name} must be 4-dimensional{images.shape}")
@@ -60,7 +62,7 @@ def _resize_bilinear(op, ctx):
     align, half = op._get_attr("align_corners"), op._get_attr("half_pixel_centers")
 
     def resize_bilinear(images, size):
-        images, h, w = _check(images, size)
+        images, h, w = _check(images, size, align=align, half=half)
         x = images.astype(np.float32, copy=False)
         y0, y1, dy = _linear_weights(x.shape[1], h, align, half)
         x0, x1, dx = _linear_weights(x.shape[2], w, align, half)
@@ -101,7 +103,7 @@ def _resize_nearest(op, ctx):
     align, half = op._get_attr("align_corners"), op._get_attr("half_pixel_centers")
 
     def resize_nearest(images, size):
-        images, h, w = _check(images, size)
+        images, h, w = _check(images, size, align=align, half=half)
         yi = _nearest_index(images.shape[1], h, align, half)
         xi = _nearest_index(images.shape[2], w, align, half)
         return images[:, yi][:, :, xi]
@@ -223,7 +225,7 @@ def _resize_bicubic(op, ctx):
     align, half = op._get_attr("align_corners"), op._get_attr("half_pixel_centers")
 
     def resize_bicubic(images, size):
-        images, h, w = _check(images, size)
+        images, h, w = _check(images, size, align=align, half=half)
         x = images.astype(np.float32, copy=False)
         yi, yw = _cubic_weights(x.shape[1], h, align, half)
         xi, xw = _cubic_weights(x.shape[2], w, align, half)
