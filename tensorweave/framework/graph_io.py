@@ -646,7 +646,7 @@ def _coerce_graph_def(graph_def):
         return GraphDef.FromString(bytes(graph_def))
     if hasattr(graph_def, "SerializeToString"):  # a GraphDef of another protobuf package (e.g. TF's)
         return GraphDef.FromString(graph_def.SerializeToString())
-    raise TypeError("graph_def must be a GraphDef proto.")
+    raise TypeError("Argument `graph_def` must be a GraphDef proto.")
 
 
 def _parse_input(name):
@@ -666,100 +666,209 @@ def _canonical(name):
     return f"{op}:{idx}"
 
 
+class _DryDtypes:
+    """The output dtypes the nodes of a GraphDef would have if imported as they are (no input
+    map): what an input-mapped tensor must match (TF checks it against the consumer's OpDef).
+    None where it cannot be told (function attrs, unknown inputs)."""
+
+    def __init__(self, nodes):
+        self.nodes = nodes
+        self.memo = {}
+
+    def __call__(self, name):
+        if name in self.memo:
+            return self.memo[name]
+        self.memo[name] = None  # (a cycle: unknown)
+        nd = self.nodes.get(name)
+        out = None
+        if nd is not None:
+            try:
+                attrs = {}
+                for k, v in nd.attr.items():
+                    kind = v.WhichOneof("value")
+                    if kind == "func" or (kind == "list" and v.list.func):
+                        raise LookupError(k)
+                    attrs[k] = attr_from_proto(v)
+                ins = []
+                for inp in nd.input:
+                    src, idx, ctl = _parse_input(inp)
+                    if ctl:
+                        continue
+                    dts = self(src)
+                    if dts is None or idx >= len(dts):
+                        raise LookupError(inp)
+                    ins.append(dts[idx])
+                out = infer_output_dtypes(nd.op, attrs, ins)
+            except (LookupError, KeyError, IndexError, TypeError, ValueError, AttributeError,
+                    RecursionError):
+                out = None
+        self.memo[name] = out
+        return out
+
+
+def _rollback(g, ops, names_in_use):
+    """Takes the ops a failed import made back out of `g` (TF's import is all or nothing)."""
+    dead = set(ops)
+    if not dead:
+        return
+    g._ops[:] = [o for o in g._ops if o not in dead]
+    for op in ops:
+        if g._ops_by_name.get(op._name) is op:
+            del g._ops_by_name[op._name]
+        for t in op._inputs:
+            t._consumers[:] = [c for c in t._consumers if c is not op]
+        for c in op._control_inputs:
+            c._control_outputs[:] = [o for o in c._control_outputs if o is not op]
+    for ctl in g._control_stack:
+        if ctl is not None:
+            ctl.created.difference_update(dead)
+    g._names_in_use.clear()
+    g._names_in_use.update(names_in_use)
+
+
 def import_graph_def(graph_def, input_map=None, return_elements=None, name=None, op_dict=None,
                      producer_op_list=None):
     """Imports a GraphDef into the default graph (`tf.import_graph_def`).
 
     Node names get the prefix `name` ("import" by default; "" for none). `input_map` maps tensor
     names of `graph_def` ("x:0", or "^x" for a control input) to existing Tensors/Operations;
-    `return_elements` names ops ("x") or tensors ("x:0") of `graph_def` to return."""
+    `return_elements` names ops ("x") or tensors ("x:0") of `graph_def` to return. As in TF, the
+    import is all or nothing: a graph_def that fails to import leaves the graph as it was (but its
+    name scope is taken)."""
     from . import graph as _graph
     gd = _coerce_graph_def(graph_def)
     g = _graph.get_default_graph()
-    input_map = dict(input_map or {})
-    if not all(isinstance(k, str) for k in input_map):
-        raise TypeError("input_map must be a dictionary mapping strings to Tensor objects.")
-    mapped = {}
-    for k, v in input_map.items():
-        if k.startswith("^"):
-            if isinstance(v, _graph.Tensor):
-                v = v.op
-            if not isinstance(v, _graph.Operation):
-                raise ValueError(f"input_map entry {k!r} must map to an Operation (a control input).")
-        else:
-            if not isinstance(v, _graph.Tensor):
-                try:
-                    from .constant_op import convert_to_tensor
-                    v = convert_to_tensor(v)
-                except Exception:
-                    raise TypeError(f"input_map values must be Tensors, got {type(v).__name__} for {k!r}.") from None
-        mapped[_canonical(k)] = v
-    if return_elements is not None and isinstance(return_elements, str):
-        raise TypeError("return_elements must be a list of strings.")
+    if input_map is None:
+        input_map = {}
+    else:
+        if not isinstance(input_map, dict):
+            raise TypeError(f"Argument `input_map` must be a dictionary. Obtained {type(input_map).__name__}")
+        if not all(isinstance(k, (str, bytes)) for k in input_map):
+            raise TypeError(f"All keys for argument `input_map` must be strings. Obtained keys: "
+                            f"{list(input_map.keys())}")
+        input_map = {(k.decode() if isinstance(k, bytes) else k): v for k, v in input_map.items()}
+    if return_elements is not None:
+        if not all(isinstance(x, (str, bytes)) for x in return_elements):
+            raise TypeError(f"Argument `return_elements` must be a list of strings. Obtained {return_elements}.")
+        return_elements = tuple(x.decode() if isinstance(x, bytes) else x for x in return_elements)
 
-    if any(nd.op not in registry._OPS for nd in gd.node) or \
-            any(nd.op not in registry._OPS for fd in gd.library.function for nd in fd.node_def):
-        _load_all_op_modules()
-    functions = _FunctionImporter(gd.library)
-    nodes = {}
-    for nd in gd.node:
-        if not _graph._VALID_OP_NAME.match(nd.name) and not (g._internal_names and nd.name.startswith("_")):
-            raise ValueError(f"Node '{nd.name}': Node name contains invalid characters")
-        if nd.name in nodes:
-            raise ValueError(f"Node '{nd.name}' is not unique")
-        nodes[nd.name] = nd
-        if nd.op not in registry._OPS:
-            raise ValueError(f"Op type not registered '{nd.op}' in binary running on tensorweave. "
-                             f"Node '{nd.name}' cannot be imported.")
-    used = set()
-    for nd in gd.node:
-        for inp in nd.input:
-            src, _, _ = _parse_input(inp)
-            used.add(_canonical(inp))
-            if src not in nodes and _canonical(inp) not in mapped:
-                raise ValueError(f"Node '{nd.name}': Unknown input node '{inp}'")
-    for k in mapped:
-        if k not in used:
-            src, _, ctl = _parse_input(k)
-            if src not in nodes:
-                raise ValueError(f"Attempted to map inputs that were not found in graph_def: [{k}]")
-
-    order = _topological_order(gd.node, nodes)
-    created = {}
-    with g.as_default(), _graph.name_scope(name, "import", list(v for v in mapped.values()
+    with g.as_default(), _graph.name_scope(name, "import", list(v for v in input_map.values()
                                                                    if isinstance(v, _graph.Tensor))) as scope:
         prefix = scope  # "import/" or "" (TF's scope naming: a second import is "import_1/")
-        functions.prefix = prefix
-        for nd in order:
-            attrs = _node_attrs(nd, g, functions)
-            inputs, controls = [], []
-            for inp in nd.input:
-                key = _canonical(inp)
-                src, idx, ctl = _parse_input(inp)
-                if key in mapped:
-                    (controls if ctl else inputs).append(mapped[key])
-                    continue
-                _connect(nd.name, created[src], src, idx, ctl, inputs, controls)
-            _prefix_colocation(attrs, prefix)
-            created[nd.name] = _create_node(g, nd, prefix + nd.name, inputs, controls, attrs)
+        if not all(isinstance(v, (_graph.Tensor, _graph.Operation)) for v in input_map.values()):
+            if name == "":
+                raise ValueError(
+                    "tf.import_graph_def() requires a non-empty `name` if `input_map` contains non-Tensor "
+                    "values. Try calling tf.convert_to_tensor() on `input_map` values before calling "
+                    "tf.import_graph_def().")
+            from .constant_op import convert_to_tensor
+            with _graph.name_scope("_inputs"):
+                input_map = {k: v if isinstance(v, (_graph.Tensor, _graph.Operation)) else convert_to_tensor(v)
+                             for k, v in input_map.items()}
+        mapped = {}
+        for k, v in input_map.items():
+            if k.startswith("^"):
+                if isinstance(v, _graph.Tensor):
+                    v = v.op
+            elif isinstance(v, _graph.Operation):
+                raise TypeError(f"input_map values must be Tensors, got Operation for {k!r}.")
+            mapped[_canonical(k)] = v
 
-    if return_elements is None:
-        return None
-    out = []
-    for r in return_elements:
-        src, idx, _ = _parse_input(r)
-        if ":" in r and not r.startswith("^"):
-            key = f"{src}:{idx}"
-            if key in mapped:
-                out.append(mapped[key])
-                continue
-            if src not in created or idx >= len(created[src]._outputs):
-                raise ValueError(f"Requested return tensor '{r}' not found in graph def")
-            out.append(created[src]._outputs[idx])
-        else:
-            if r not in created:
-                raise ValueError(f"Requested return node '{r}' not found in graph def")
-            out.append(created[r])
+        if any(nd.op not in registry._OPS for nd in gd.node) or \
+                any(nd.op not in registry._OPS for fd in gd.library.function for nd in fd.node_def):
+            _load_all_op_modules()
+        functions = _FunctionImporter(gd.library)
+        nodes = {}
+        for nd in gd.node:
+            if not _graph._VALID_OP_NAME.match(nd.name) and not (g._internal_names and nd.name.startswith("_")):
+                raise ValueError(f"Node '{nd.name}': Node name contains invalid characters")
+            if nd.name in nodes:
+                raise ValueError(f"Node '{nd.name}' is not unique")
+            nodes[nd.name] = nd
+            if nd.op not in registry._OPS:
+                raise ValueError(f"Op type not registered '{nd.op}' in binary running on tensorweave. "
+                                 f"Node '{nd.name}' cannot be imported.")
+        used = set()
+        for nd in gd.node:
+            for inp in nd.input:
+                src, _, _ = _parse_input(inp)
+                used.add(_canonical(inp))
+                if src not in nodes and _canonical(inp) not in mapped:
+                    raise ValueError(f"Node '{nd.name}': Unknown input node '{inp}'")
+        dry = _DryDtypes(nodes)
+        if return_elements is not None:
+            for r in return_elements:
+                src, idx, _ = _parse_input(r)
+                if ":" in r and not r.startswith("^"):
+                    if f"{src}:{idx}" in mapped:
+                        continue
+                    if src not in nodes:
+                        raise ValueError(f"Requested return tensor '{r}' not found in graph def")
+                elif r not in nodes:
+                    raise ValueError(f"Requested return node '{r}' not found in graph def")
+
+        order = _topological_order(gd.node, nodes)
+        created = {}
+        names_before = dict(g._names_in_use)
+        try:
+            functions.prefix = prefix
+            for nd in order:
+                attrs = _node_attrs(nd, g, functions)
+                inputs, controls = [], []
+                for inp in nd.input:
+                    key = _canonical(inp)
+                    src, idx, ctl = _parse_input(inp)
+                    if key in mapped:
+                        v = mapped[key]
+                        if not ctl:
+                            dts = dry(src)
+                            want = dts[idx] if dts is not None and idx < len(dts) else None
+                            if want is not None and want.base_dtype != v.dtype.base_dtype:
+                                raise ValueError(
+                                    f"Input {len(inputs)} of node {prefix}{nd.name} was passed "
+                                    f"{_dtypes.type_string(v.dtype)} from {v.name} incompatible with "
+                                    f"expected {_dtypes.type_string(want)}.")
+                        (controls if ctl else inputs).append(v)
+                        continue
+                    _connect(nd.name, created[src], src, idx, ctl, inputs, controls)
+                _prefix_colocation(attrs, prefix)
+                created[nd.name] = _create_node(g, nd, prefix + nd.name, inputs, controls, attrs)
+            out = None
+            if return_elements is not None:
+                out = []
+                for r in return_elements:
+                    src, idx, _ = _parse_input(r)
+                    if ":" in r and not r.startswith("^"):
+                        key = f"{src}:{idx}"
+                        if key in mapped:
+                            out.append(mapped[key])
+                            continue
+                        op = created[src]
+                        if idx >= len(op._outputs):
+                            raise ValueError(f"Invalid return output {idx} of node '{src}', which has "
+                                             f"{len(op._outputs)} output(s)")
+                        out.append(op._outputs[idx])
+                    else:
+                        out.append(created[r])
+        except BaseException:
+            _rollback(g, list(created.values()), names_before)
+            raise
+
+    missing = []
+    for k in mapped:
+        if k in used:
+            continue
+        src, idx, ctl = _parse_input(k)
+        if src not in nodes:
+            missing.append(k)
+        elif not ctl:
+            dts = dry(src)
+            op = created.get(src)
+            n_out = len(op._outputs) if op is not None else (len(dts) if dts is not None else None)
+            if n_out is not None and idx >= n_out:
+                missing.append(k)
+    if missing:
+        raise ValueError(f"Attempted to map inputs that were not found in graph_def: [{', '.join(missing)}]")
     return out
 
 

@@ -108,6 +108,22 @@ def _gather_shape(op):
     return [indices.concatenate(params[1:])]
 
 
+def _gather_nd_shape(op):
+    params, indices = handle_shape(op._inputs[0]), op._inputs[1]._shape
+    if indices.ndims is None:
+        return [unknown_shape()]
+    if indices.ndims == 0:
+        raise ValueError("Shape must be at least rank 1 but is rank 0")
+    k = indices[-1].value
+    if k is None or params.ndims is None:
+        return [unknown_shape()]
+    if k > params.ndims:
+        dims = lambda s: "[" + ",".join("?" if d is None else str(d) for d in s.as_list()) + "]"
+        raise ValueError(f"indices.shape[-1] must be <= params.rank, but saw indices shape: "
+                         f"{dims(indices)} and params shape: {dims(params)}")
+    return [TensorShape(indices.as_list()[:-1] + params.as_list()[k:])]
+
+
 def _variable_shape_shape(op):
     s = handle_shape(op._inputs[0])
     return [TensorShape([s.ndims])]
@@ -116,7 +132,8 @@ def _variable_shape_shape(op):
 for _t, _fn in (("VarHandleOp", scalar_shape), ("VarIsInitializedOp", scalar_shape),
                 ("ReadVariableOp", _read_shape), ("AssignVariableOp", _no_outputs),
                 ("AssignAddVariableOp", _no_outputs), ("AssignSubVariableOp", _no_outputs),
-                ("ResourceGather", _gather_shape), ("VariableShape", _variable_shape_shape),
+                ("ResourceGather", _gather_shape), ("ResourceGatherNd", _gather_nd_shape),
+                ("VariableShape", _variable_shape_shape),
                 ("ResourceScatterUpdate", _no_outputs), ("ResourceScatterAdd", _no_outputs),
                 ("ResourceScatterSub", _no_outputs), ("ResourceScatterMul", _no_outputs),
                 ("ResourceScatterDiv", _no_outputs), ("ResourceScatterMax", _no_outputs),
@@ -155,6 +172,26 @@ def _gather_grad(op, grad):
     values = array_ops.reshape(grad, values_shape)
     indices = array_ops.reshape(indices, size)
     return [IndexedSlices(values, indices, params_shape), None]
+
+
+@registry.register_gradient("ResourceGatherNd")
+def _gather_nd_grad(op, grad):
+    from . import array_ops
+    from .array_gather_ops import scatter_nd
+    handle, indices = op._inputs
+    ref_shape = variable_shape(handle, out_type=indices.dtype.base_dtype)
+    if indices.shape.ndims == 2 and indices.shape[-1].value == 1:
+        return [IndexedSlices(grad, array_ops.squeeze(indices, axis=-1), ref_shape), None]
+    if isinstance(grad, IndexedSlices):
+        grad = convert_to_tensor(grad)
+    return [scatter_nd(indices, grad, ref_shape), None]
+
+
+def resource_gather_nd(resource, indices, dtype, name=None):
+    with name_scope(name, "ResourceGatherNd") as scope:
+        indices = _indices(indices)
+        return apply_op("ResourceGatherNd", [resource, indices], [dtype], scope,
+                        attrs={"dtype": dtype, "Tindices": indices.dtype.base_dtype})
 
 
 def var_handle_op(dtype, shape, container="", shared_name="", name=None, debug_name=""):
@@ -339,6 +376,13 @@ class BaseResourceVariable(Variable):
         """Rows `indices` of the variable (a ResourceGather; its gradient is IndexedSlices)."""
         with name_scope("Gather" if name is None else name) as name:
             return resource_gather(self._handle, indices, dtype=self._dtype, name=name)
+
+    def gather_nd(self, indices, name=None):
+        """The variable's entries at `indices` (a ResourceGatherNd), then an Identity, as TF."""
+        from . import array_ops
+        with name_scope("GatherNd" if name is None else name) as name:
+            value = resource_gather_nd(self._handle, indices, dtype=self._dtype, name=name)
+        return array_ops.identity(value)
 
     def is_initialized(self, name=None):
         return var_is_initialized_op(self._handle, name)

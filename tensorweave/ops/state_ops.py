@@ -73,7 +73,11 @@ def _value_of(value, ref, op_type, arg="value"):
             raise TypeError(f"Input '{arg}' of '{op_type}' Op has type {value.dtype.base_dtype.name} "
                             f"that does not match type {dt.name} of argument 'ref'.")
         return value
-    return convert_to_tensor(value, dtype=dt, name=arg)
+    try:
+        return convert_to_tensor(value, dtype=dt, name=arg)
+    except (TypeError, ValueError) as e:  # TF's op-def library names the op and the parameter
+        raise TypeError(f"Expected {dt.name} passed to parameter '{arg}' of op '{op_type}', got "
+                        f"{value!r} of type '{type(value).__name__}' instead. Error: {e}") from None
 
 
 def _indices_of(indices, op_type):

@@ -159,8 +159,9 @@ class Variable(metaclass=_VariableMeta):
                             not as_shape(expected_shape).is_compatible_with(iv_shape):
                         raise ValueError(f"initial_value shape {iv_shape} is not compatible with "
                                          f"expected_shape {as_shape(expected_shape)}")
+                    # (name="": the root scope; the op takes its type's name, "VariableV2", as in TF)
                     self._variable = state_ops.variable_op_v2(var_shape, self._initial_value.dtype.base_dtype,
-                                                              name=scope)
+                                                              name=scope or "VariableV2")
                 finally:
                     g._attr_scope = saved
                 with g.colocate_with(self._variable.op):

@@ -284,6 +284,43 @@ def _data_loss(msg):
     return errors.DataLossError(None, None, msg)
 
 
+_SSTABLE_MAGIC = 0xdb4775248b80fb57
+_SSTABLE_FOOTER = 48
+
+
+def matching_files(pattern):
+    """The paths matching `pattern` (TF's GetMatchingFiles: `*`, `?` and `[...]` wildcards)."""
+    import glob
+    try:
+        return sorted(glob.glob(pattern))
+    except (OSError, ValueError):
+        return []
+
+
+def _raise_v1_fallback_error(prefix):
+    """With no `prefix.index`, TF reads `prefix` as a file pattern of V1 (SSTable) checkpoint
+    files: a directory or another kind of file it matches fails to open as a table. Raises that
+    DataLossError; returns when nothing matches (or a matched file looks like an SSTable)."""
+    for path in matching_files(prefix):
+        if os.path.isdir(path):
+            why = f"FAILED_PRECONDITION: {path}; Is a directory"
+        else:
+            try:
+                size = os.path.getsize(path)
+                if size < _SSTABLE_FOOTER:
+                    why = "DATA_LOSS: file is too short to be an sstable"
+                else:
+                    with open(path, "rb") as f:
+                        f.seek(size - 8)
+                        if struct.unpack("<Q", f.read(8))[0] == _SSTABLE_MAGIC:
+                            continue
+                    why = "DATA_LOSS: not an sstable (bad magic number)"
+            except OSError:
+                continue
+        raise _data_loss(f"Unable to open table file {path}: {why}: perhaps your file is in a different "
+                         f"file format and you need to use a different restore operator?")
+
+
 class BundleReader:
     """Reads a checkpoint (prefix) and verifies what it reads. NotFoundError if there is none."""
 
@@ -294,6 +331,7 @@ class BundleReader:
             with open(path, "rb") as f:
                 raw = f.read()
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            _raise_v1_fallback_error(prefix)
             raise errors.NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: Failed to "
                                                    f"find any matching files for {prefix}") from None
         try:

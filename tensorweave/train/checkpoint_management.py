@@ -225,8 +225,12 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
 
 
 def checkpoint_exists(checkpoint_prefix):
-    """Whether a checkpoint (its index file) exists for `checkpoint_prefix`."""
-    return _fmt.bundle_exists(os.fspath(checkpoint_prefix))
+    """Whether a checkpoint exists for `checkpoint_prefix`: its index file, or (as TF, which then
+    tries the V1 format) any file the prefix matches as a pattern."""
+    checkpoint_prefix = os.fspath(checkpoint_prefix)
+    if isinstance(checkpoint_prefix, bytes):
+        checkpoint_prefix = checkpoint_prefix.decode()
+    return _fmt.bundle_exists(checkpoint_prefix) or bool(_fmt.matching_files(checkpoint_prefix))
 
 
 checkpoint_exists_internal = checkpoint_exists

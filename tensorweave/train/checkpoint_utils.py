@@ -1,6 +1,7 @@
 """Reading checkpoints from Python: NewCheckpointReader, load_checkpoint, load_variable,
 list_variables, and init_from_checkpoint (variables initialized from a checkpoint)."""
 
+import bisect
 import os
 
 from ..framework import errors
@@ -10,6 +11,94 @@ from .checkpoint_management import latest_checkpoint
 
 __all__ = ["NewCheckpointReader", "CheckpointReader", "load_checkpoint", "load_variable", "list_variables",
            "init_from_checkpoint"]
+
+
+# -- the order of TF's variable maps -------------------------------------------------------------
+# TF's CheckpointReader builds its name -> shape and name -> dtype maps as C++ std::unordered_maps
+# (the bundle's keys inserted in sorted order) and hands them to Python as dicts in the maps'
+# iteration order. That order is libstdc++'s: std::hash<string> (MurmurHash2, 64-bit), prime bucket
+# counts, new nodes at the front of their bucket or of the list. It is reproduced here, so a program
+# printing `reader.get_variable_to_shape_map()` prints what it prints under TF.
+
+_M64 = (1 << 64) - 1
+_MUL = (0xc6a4a793 << 32) + 0x5bd1e995
+_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97,
+           103, 109, 113, 127, 137, 139, 149, 157, 167, 179, 193, 199, 211, 227, 241, 257, 277, 293, 313,
+           337, 359, 383, 409, 439, 467, 503, 541, 577, 619, 661, 709, 761, 823, 887, 953, 1031, 1109,
+           1193, 1289, 1381, 1493, 1613, 1741, 1879, 2029, 2179, 2357, 2549, 2753, 2971, 3209, 3469,
+           3739, 4027, 4349, 4703, 5087, 5503, 5953, 6427, 6949, 7517, 8123, 8783, 9497, 10273, 11113,
+           12011, 12983, 14033, 15173, 16411, 17749, 19183, 20753, 22447, 24281, 26267, 28411, 30727,
+           33223, 35933, 38873, 42043, 45481, 49201, 53201, 57557, 62233, 67307, 72817, 78779, 85229,
+           92203, 99733, 107897, 116731, 126271, 136607, 147793, 159871, 172933, 187091, 202409,
+           218971, 236897, 256279, 277261, 299951, 324503, 351061, 379787, 410857, 444487, 480881,
+           520241, 562841, 608903, 658753, 712697, 771049, 834181, 902483, 976369)
+_FAST_BUCKETS = (2, 2, 2, 3, 5, 5, 7, 7, 11, 11, 11, 11, 13, 13)
+
+
+def _string_hash(b):
+    """libstdc++'s std::_Hash_bytes(b, len(b), 0xc70f6907) on a 64-bit machine."""
+    def shift_mix(v):
+        return v ^ (v >> 47)
+    n = len(b)
+    aligned = n & ~7
+    h = (0xc70f6907 ^ (n * _MUL)) & _M64
+    for i in range(0, aligned, 8):
+        d = (shift_mix((int.from_bytes(b[i:i + 8], "little") * _MUL) & _M64) * _MUL) & _M64
+        h = ((h ^ d) * _MUL) & _M64
+    if n & 7:
+        h = ((h ^ int.from_bytes(b[aligned:], "little")) * _MUL) & _M64
+    return shift_mix((shift_mix(h) * _MUL) & _M64)
+
+
+def _unordered_map_order(keys):
+    """`keys` in the iteration order of a std::unordered_map<string, ...> they were emplaced
+    into in the given order (sorted order where the map would outgrow the table here)."""
+    keys = list(keys)
+    if len(keys) >= _PRIMES[-1]:
+        return keys
+    head = object()
+    nxt = {head: None}
+    buckets = {}
+    hashes = {}
+    n_buckets, next_resize = 1, 0
+    for count, k in enumerate(keys):
+        hashes[k] = _string_hash(k.encode("utf-8"))
+        if count + 1 > next_resize:  # _Prime_rehash_policy::_M_need_rehash (max load factor 1)
+            least = max(count + 1, 0 if next_resize else 11)
+            if least >= n_buckets:
+                want = max(least + 1, n_buckets * 2)
+                grown = _FAST_BUCKETS[want] if want < len(_FAST_BUCKETS) else \
+                    _PRIMES[bisect.bisect_left(_PRIMES, want, 6)]
+                next_resize = grown
+                fresh = {}
+                p, nxt[head], first_bucket = nxt[head], None, 0
+                while p is not None:  # _M_rehash_aux: relink every node, in list order
+                    q, b = nxt[p], hashes[p] % grown
+                    if b not in fresh:
+                        nxt[p], nxt[head] = nxt[head], p
+                        fresh[b] = head
+                        if nxt[p] is not None:
+                            fresh[first_bucket] = p
+                        first_bucket = b
+                    else:
+                        nxt[p], nxt[fresh[b]] = nxt[fresh[b]], p
+                    p = q
+                buckets, n_buckets = fresh, grown
+            else:
+                next_resize = n_buckets
+        b = hashes[k] % n_buckets
+        if b in buckets:  # _M_insert_bucket_begin
+            nxt[k], nxt[buckets[b]] = nxt[buckets[b]], k
+        else:
+            nxt[k], nxt[head] = nxt[head], k
+            if nxt[k] is not None:
+                buckets[hashes[nxt[k]] % n_buckets] = k
+            buckets[b] = head
+    out, p = [], nxt[head]
+    while p is not None:
+        out.append(p)
+        p = nxt[p]
+    return out
 
 
 class CheckpointReader:
@@ -49,13 +138,13 @@ class CheckpointReader:
     def get_variable_to_shape_map(self):
         if self._plain is not None:
             return {n: list(v.shape) for n, v in self._plain.items()}
-        return {n: self._bundle.shape(n) for n in self._bundle.entries}
+        return {n: self._bundle.shape(n) for n in _unordered_map_order(sorted(self._bundle.entries))}
 
     def get_variable_to_dtype_map(self):
         from ..framework import dtypes
         if self._plain is not None:
             return {n: dtypes.as_dtype(v.dtype) for n, v in self._plain.items()}
-        return {n: self._bundle.dtype(n) for n in self._bundle.entries}
+        return {n: self._bundle.dtype(n) for n in _unordered_map_order(sorted(self._bundle.entries))}
 
     def debug_string(self):
         """One line per tensor, "name (dtype) [shape]", sorted by name (bytes, as TF)."""

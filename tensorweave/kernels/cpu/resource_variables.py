@@ -121,6 +121,15 @@ def _resource_gather(op, ctx):
     return gather
 
 
+@register_kernel("ResourceGatherNd", aliases=False)
+def _resource_gather_nd(op, ctx):
+    gather_nd = get_kernel("GatherNd").factory(op, ctx)
+
+    def gather(cell, indices):
+        return gather_nd(_read(cell), np.asarray(indices))
+    return gather
+
+
 class _Attrs:
     """The resource scatter ops' attributes under the names the reference kernels read."""
 
