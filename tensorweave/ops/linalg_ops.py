@@ -337,13 +337,13 @@ def _diag_output_size(lo, hi, max_len, num_rows, num_cols):
 
 def _matrix_diag_shape(op):
     s = op.inputs[0].shape
+    if s.ndims is not None and s.ndims < 1:     # (TF checks the rank before reading k)
+        raise ValueError("Shape must be at least rank 1 but is rank 0")
     k = _k_value(op, 1)
     if s.ndims is None or k is None:
         return [unknown_shape()]
     lo, hi = k
     band = lo < hi
-    if s.ndims < 1:
-        raise ValueError("Shape must be at least rank 1 but is rank 0")
     d = s.as_list()
     if band:
         other = d[s.ndims - 2] if s.ndims >= 2 else d[-1]

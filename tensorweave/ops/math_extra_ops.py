@@ -548,7 +548,7 @@ def _descending_sort(values, axis, return_argsort=False):
 
 def _sort_or_argsort(values, axis, direction, return_argsort):
     if direction not in ("ASCENDING", "DESCENDING"):
-        raise ValueError(f"Argument `direction` should be one of {{'ASCENDING', 'DESCENDING'}}. "
+        raise ValueError(f"Argument `direction` should be one of ASCENDING, DESCENDING. "
                          f"Received: direction={direction}")
     # As TF: the axis becomes a Const "axis" and must be a constant scalar.
     axis_t = convert_to_tensor(axis, name="axis")

@@ -291,6 +291,8 @@ class BaseSession:
         list/tuple/dict/namedtuple of them), substituting `feed_dict` values for tensors."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        if self._graph.version == 0:
+            raise RuntimeError("The Session graph is empty. Add operations to the graph before calling run().")
         if options and not hasattr(options, "trace_level"):  # (TF serializes it first: no RunOptions)
             raise AttributeError(f"'{type(options).__name__}' object has no attribute 'SerializeToString'")
         if feed_dict and any(type(k) is not Tensor and isinstance(k, tuple) for k in feed_dict):

@@ -28,6 +28,13 @@ def test_fetch_structures():
 
 def test_fetch_errors():
     with tf.Session() as sess:
+        # As TF (recorded from TF 2.21): an empty graph fails before the fetches are looked at.
+        for fetch in (None, 3, "nope:0", []):
+            with pytest.raises(RuntimeError, match=r"^The Session graph is empty\. Add operations to the "
+                                                   r"graph before calling run\(\)\.$"):
+                sess.run(fetch)
+        tf.constant(1)
+        assert sess.run([]) == []
         with pytest.raises(TypeError, match="Argument `fetch` = None has invalid type"):
             sess.run(None)
         with pytest.raises(TypeError, match='Argument `fetch` = 3 has invalid type "int"'):
