@@ -343,3 +343,17 @@ def test_rot90_checks():
         with pytest.raises(ValueError) as e:
             tf.image.rot90(tf.zeros([2, 0, 1]))
         assert str(e.value) == "inner 3 dims of 'image.shape' must be > 0: (2, 0, 1)"
+
+
+def test_sort_direction_and_matrix_diag_scalar_messages():
+    with tf.Graph().as_default():
+        for fn in (tf.sort, tf.argsort):
+            with pytest.raises(ValueError) as e:
+                fn([3, 1], direction="UP")
+            assert str(e.value) == "Argument `direction` should be one of ASCENDING, DESCENDING. Received: direction=UP"
+        with pytest.raises(ValueError) as e:
+            tf.matrix_diag(1.0)
+        assert str(e.value) == (
+            "Shape must be at least rank 1 but is rank 0 for '{{node diag}} = MatrixDiagV3[T=DT_FLOAT, "
+            "align=\"RIGHT_LEFT\"](diag/diagonal, diag/k, diag/num_rows, diag/num_cols, diag/padding_value)' "
+            "with input shapes: [], [], [], [], [].")
