@@ -84,8 +84,19 @@ def flatten(structure, expand_composites=False):
     return out
 
 
+# The class names TF's messages show for tensorweave's graph classes (TF's graph tensor class is
+# SymbolicTensor; a non-resource tf.Variable is a RefVariable).
+_TF_TYPE_NAMES = {("tensorweave.framework.graph_elements", "Tensor"): "SymbolicTensor",
+                  ("tensorweave.ops.variables", "Variable"): "RefVariable"}
+
+
+def _type_name(x):
+    t = type(x)
+    return _TF_TYPE_NAMES.get((t.__module__, t.__name__), t.__name__)
+
+
 def _short(x):
-    return f"type={type(x).__name__} str={x}"
+    return f"type={_type_name(x)} str={x}"
 
 
 def _skeleton(s):
@@ -121,13 +132,15 @@ def _compare(a, b, check_types):
             return ValueError, (f"The two dictionaries don't have the same set of keys. First structure has "
                                 f"keys {_short(list(a))}, while second structure has keys {_short(list(b))}")
     ca, cb = _children(a), _children(b)
-    if len(ca) != len(cb):
-        return ValueError, (f"The two structures don't have the same number of elements. First structure: "
-                            f"{_short(a)}. Second structure: {_short(b)}")
+    # TF walks both sequences together: a mismatch among the common elements is reported before
+    # a difference in length
     for x, y in zip(ca, cb):
         r = _compare(x, y, check_types)
         if r is not None:
             return r
+    if len(ca) != len(cb):
+        return ValueError, (f"The two structures don't have the same number of elements. First structure: "
+                            f"{_short(a)}. Second structure: {_short(b)}")
     return None
 
 
@@ -155,7 +168,7 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     del expand_composites
     if not is_nested(flat_sequence):
         raise TypeError(f"Attempted to pack value:\n  {flat_sequence}\ninto a structure, but found "
-                        f"incompatible type `{type(flat_sequence).__name__}` instead.")
+                        f"incompatible type `{type(flat_sequence)}` instead.")
     flat_sequence = list(flat_sequence)
     if not is_nested(structure):
         if len(flat_sequence) != 1:

@@ -13,8 +13,10 @@ from ..framework.graph import Tensor
 from ..framework.graph import name_scope as _name_scope
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op, shape_str, unchanged_shape
-from ..framework.tensor_shape import unknown_shape
-from .math_ops import _a, _binary, _bool_binary, _check_bool, _COMPARE, _dense, _reduce_to, _use_name
+from ..framework.tensor_shape import as_shape, unknown_shape
+from .math_ops import (
+    _a, _binary, _bool_binary, _check_allowed, _check_bool, _COMPARE, _dense, _reduce_to, _SUM, _use_name,
+)
 
 
 # -- comparisons and logic -----------------------------------------------------------------------
@@ -226,20 +228,32 @@ def add_n(inputs, name=None):
         _use_name(ts[0], name or "AddN")
         raise TypeError(f"Tensors in list passed to 'inputs' of 'AddN' Op have types "
                         f"[{', '.join(d.name for d in types)}] that don't all match.")
+    if types[0].name not in _SUM:
+        _use_name(ts[0], name or "AddN")
+        _check_allowed("inputs", types[0], _SUM + ("variant",))
     return apply_op("AddN", ts, [types[0]], name or "AddN", attrs={"N": len(ts), "T": types[0]})
 
 
 def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
-    """Sums a list of tensors (TF2 implements it as add_n)."""
+    """Sums a list of tensors (TF2 implements it as add_n), with TF's checks of their dtypes
+    and shapes (and of `shape` and `tensor_dtype`, when given)."""
+    def _input_error():
+        return ValueError("inputs must be a list of at least one Tensor with the same dtype and shape")
     if not inputs or not isinstance(inputs, (list, tuple)):
-        raise ValueError("inputs must be a list of at least one Tensor/IndexedSlices with the same dtype "
-                         "and shape")
-    ts = [_dense(v) for v in inputs]
-    if tensor_dtype is not None and any(t.dtype.base_dtype != _dtypes.as_dtype(tensor_dtype) for t in ts):
-        raise TypeError(f"tensor_dtype is {tensor_dtype}, but input is of type {ts[0].dtype}")
-    if shape is not None:
-        for t in ts:
-            t.shape.merge_with(shape)
+        raise _input_error()
+    ts = [v if isinstance(v, (Tensor, IndexedSlices)) else convert_to_tensor(v) for v in inputs]
+    if not all(isinstance(t, Tensor) for t in ts):
+        raise _input_error()
+    if not all(t.dtype == ts[0].dtype for t in ts):
+        raise _input_error()
+    merged = as_shape(shape) if shape is not None else unknown_shape()
+    for t in ts:
+        merged = merged.merge_with(t.shape)
+    if tensor_dtype is not None and tensor_dtype != ts[0].dtype:
+        raise TypeError(f"The `tensor_dtype` argument is {tensor_dtype}, but `input` is of type {ts[0].dtype}. "
+                        "These must be equal. Try casting the input to the desired type.")
+    if len(ts) == 1:
+        return ts[0] if name is None else _a(ts[0]).identity(ts[0], name=name)
     return add_n(ts, name=name)
 
 

@@ -502,10 +502,10 @@ def _bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_dtypes.i
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """The variance of the entries along `axis` (mean of squared deviations)."""
     with _name_scope(name, "reduce_variance"):
-        x = convert_to_tensor(input_tensor, name="input_tensor")
+        x = convert_to_tensor(input_tensor)   # (TF names it "Const")
         means = reduce_mean(x, axis=axis, keepdims=True)
-        if x.dtype.base_dtype.is_integer:
-            raise TypeError("Input must be either real or complex")
+        if means.dtype.base_dtype.is_integer:
+            raise TypeError(f"Input must be either real or complex. Received integer type {means.dtype}.")
         diff = x - means
         sq = square(diff)
         return reduce_mean(sq, axis=axis, keepdims=keepdims)
@@ -514,9 +514,7 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     """The standard deviation of the entries along `axis`."""
     with _name_scope(name, "reduce_std"):
-        x = convert_to_tensor(input_tensor, name="input_tensor")
-        if x.dtype.base_dtype.is_integer:
-            raise TypeError("Input must be either real or complex")
+        x = convert_to_tensor(input_tensor)   # (TF names it "Const")
         return sqrt(reduce_variance(x, axis=axis, keepdims=keepdims))
 
 

@@ -83,7 +83,14 @@ def _reduce(op_type, input_tensor, axis, keepdims, name, allowed, reduction_indi
             # A Python/NumPy input is converted twice, as in TF: "Rank/Const", then "Sum/input".
             axis = _range_of_rank(x)
     with _name_scope(name, op_type, [x, axis]) as scope:
-        if not isinstance(x, Tensor):
+        if not isinstance(x, Tensor) and op_type in ("Any", "All"):
+            # TF's op builder converts a Python value to the input's fixed dtype, bool
+            try:
+                x = convert_to_tensor(x, name="input", dtype=_dtypes.bool)
+            except (TypeError, ValueError) as e:
+                raise TypeError(f"Expected bool passed to parameter 'input' of op '{op_type}', got {x!r} of "
+                                f"type '{type(x).__name__}' instead. Error: {e}") from None
+        elif not isinstance(x, Tensor):
             x = convert_to_tensor(x, name="input")
         _check_allowed("input", x.dtype, allowed)
         if op_type in ("Any", "All"):
@@ -322,23 +329,33 @@ def _prod_value(op, value_of):
 @registry.register_static_value("Max")
 def _max_value(op, value_of):
     x, axes = value_of(op._inputs[0]), value_of(op._inputs[1])
-    if x is None or axes is None or np.size(x) == 0:
+    if x is None or axes is None:
         return None
     x = np.asarray(x)
     if _has_duplicates(axes, x.ndim):
         return None
-    return np.max(x, axis=tuple(_norm_axes(axes, x.ndim)), keepdims=op._attrs["keep_dims"])
+    # an empty reduction gives the reducer's identity, as TF's kernel (and its constant folding)
+    init = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min if x.dtype.kind in "iu" else None
+    if init is None and x.size == 0:
+        return None
+    return np.max(x, axis=tuple(_norm_axes(axes, x.ndim)), keepdims=op._attrs["keep_dims"],
+                  **({} if init is None else {"initial": x.dtype.type(init)}))
 
 
 @registry.register_static_value("Min")
 def _min_value(op, value_of):
     x, axes = value_of(op._inputs[0]), value_of(op._inputs[1])
-    if x is None or axes is None or np.size(x) == 0:
+    if x is None or axes is None:
         return None
     x = np.asarray(x)
     if _has_duplicates(axes, x.ndim):
         return None
-    return np.min(x, axis=tuple(_norm_axes(axes, x.ndim)), keepdims=op._attrs["keep_dims"])
+    # an empty reduction gives the reducer's identity, as TF's kernel (and its constant folding)
+    init = np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).max if x.dtype.kind in "iu" else None
+    if init is None and x.size == 0:
+        return None
+    return np.min(x, axis=tuple(_norm_axes(axes, x.ndim)), keepdims=op._attrs["keep_dims"],
+                  **({} if init is None else {"initial": x.dtype.type(init)}))
 
 
 def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=_dtypes.int64, name=None,
@@ -466,31 +483,41 @@ def _cumprod_grad(op, grad):
 # -- segments ------------------------------------------------------------------------------------
 
 def _unsorted_segment_shape(op):
-    data, ids = op._inputs[0]._shape, op._inputs[1]._shape
-    n = constant_value(op._inputs[2])
-    n = None if n is None else int(n)
-    if data.ndims is None or ids.ndims is None:
+    # TF's UnsortedSegmentReductionShapeFn: num_segments is a scalar; data's leading dims merge
+    # with segment_ids' shape; num_segments, when constant, must be non-negative
+    data, ids, ns = op._inputs[0]._shape, op._inputs[1]._shape, op._inputs[2]._shape
+    if ns.ndims is not None and ns.ndims != 0:
+        raise ValueError(f"Shape must be rank 0 but is rank {ns.ndims}")
+    if ids.ndims is None:
         return [unknown_shape()]
     k = ids.ndims
-    if k > data.ndims:
-        raise ValueError(f"Shape must be at least rank {k} but is rank {data.ndims}")
-    for a, b in zip(data.as_list()[:k], ids.as_list()):
-        if a is not None and b is not None and a != b:
-            raise ValueError(f"Dimensions must be equal, but are {a} and {b}")
+    if data.ndims is not None:
+        if k > data.ndims:
+            raise ValueError(f"Shape must be at least rank {k} but is rank {data.ndims}")
+        for a, b in zip(data.as_list()[:k], ids.as_list()):
+            if a is not None and b is not None and a != b:
+                raise ValueError(f"Dimensions must be equal, but are {a} and {b}")
+    n = constant_value(op._inputs[2])
+    if n is not None:
+        n = int(n)
+        note_input_value(2, n)
+        if n < 0:
+            raise ValueError(f"Dimension size, given by scalar input 2, must be non-negative but is {n}")
+    if data.ndims is None:
+        return [unknown_shape()]
     return [TensorShape([n] + data.as_list()[k:])]
 
 
 def _segment_shape(op):
+    # TF's SegmentReductionShapeFn: data of rank >= 1, segment_ids a vector; the number of ids is
+    # checked against data's first dimension only by the kernel
     data, ids = op._inputs[0]._shape, op._inputs[1]._shape
+    if data.ndims is not None and data.ndims < 1:
+        raise ValueError(f"Shape must be at least rank 1 but is rank {data.ndims}")
     if ids.ndims is not None and ids.ndims != 1:
         raise ValueError(f"Shape must be rank 1 but is rank {ids.ndims}")
     if data.ndims is None:
         return [unknown_shape()]
-    if data.ndims < 1:
-        raise ValueError("Shape must be at least rank 1 but is rank 0")
-    a, b = data.as_list()[0], ids.as_list()[0] if ids.ndims else None
-    if a is not None and b is not None and a != b:
-        raise ValueError(f"Dimensions must be equal, but are {a} and {b}")
     return [TensorShape([None] + data.as_list()[1:])]
 
 

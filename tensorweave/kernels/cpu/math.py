@@ -518,11 +518,24 @@ def _pow(op, ctx):
 @register_kernel("AddN")
 def _add_n(op, ctx):
     n = len(op._inputs)
+    order = _add_n_order(op._inputs) if n > 2 else None
+
+    def check(xs):
+        s0 = np.shape(xs[0])
+        for i, x in enumerate(xs[1:], 1):
+            if np.shape(x) != s0:
+                raise _invalid(f"Inputs to operation {op._name} of type {op._type} must have the same size and "
+                               f"shape.  Input 0: {_dims(s0)} != input {i}: {_dims(np.shape(x))}")
+
     if n == 2:
-        return np.add
-    order = _add_n_order(op._inputs)
+        def add2(x, y):
+            if np.shape(x) != np.shape(y):
+                check((x, y))
+            return np.add(x, y)
+        return add2
 
     def add_n(*xs):
+        check(xs)
         # TF's order: inputs sorted by name (Grappler canonicalizes AddN, a commutative op),
         # then the kernel adds the first (n % 8, or 8 or 9) in a row and each further 8 as a
         # group added to the total (aggregate_ops.cc). Float sums depend on it; measured on TF 2.21.
@@ -1103,10 +1116,12 @@ def _scan_kernel(op_type, np_fn, identity):
         def scan(x, axis):
             x = np.asarray(x)
             n = x.ndim
+            if np.ndim(axis) != 0:
+                raise _invalid(f"ScanOp: axis must be a scalar, not [{','.join(map(str, np.shape(axis)))}]")
             a = int(axis)
-            if not -n <= a < n:
+            a += n if a < 0 else 0   # TF reports the axis after adding the rank to a negative one
+            if not 0 <= a < n:
                 raise _invalid(f"ScanOp: Expected scan axis in the range [{-n}, {n}), but got {a}")
-            a %= n
             if reverse:
                 x = np.flip(x, a)
             out = np_fn(x, axis=a, dtype=dt)
@@ -1147,6 +1162,8 @@ def _unsorted_segment_sum(op, ctx):
         if data.shape[:k] != ids.shape:
             raise _invalid(f"data.shape = {_dims(data.shape)} does not start with segment_ids.shape = "
                            f"{_dims(ids.shape)}")
+        if n < 0:
+            raise _invalid(f"Input num_segments == {n} must not be negative.")
         out = np.zeros((n,) + data.shape[k:], dtype=data.dtype)
         flat_ids = ids.reshape(-1)
         flat = data.reshape((-1,) + data.shape[k:])
@@ -1166,18 +1183,30 @@ def _unsorted_segment_sum(op, ctx):
     return unsorted_segment_sum
 
 
-def _check_sorted(ids):
-    if ids.size and (np.any(np.diff(ids) < 0) or ids[0] < 0):
-        raise _invalid("segment ids are not increasing" if ids[0] >= 0 else
-                       "segment ids must be >= 0")
+def _check_sorted(data, ids):
+    """TF's SegmentReductionOp checks, in its order; returns the number of output rows."""
+    if data.ndim == 0 or ids.shape[0] != data.shape[0]:
+        raise _invalid("segment_ids should be the same size as dimension 0 of input.")
+    n = int(ids[-1]) + 1 if ids.size else 0
+    if n < 0:
+        raise _invalid("segment ids must be >= 0")
+    if ids.size:
+        seg = ids[np.r_[True, ids[1:] != ids[:-1]]]   # the id of each run, in order
+        if seg[0] < 0 or np.any(seg[1:] < seg[:-1]):
+            for k, sid in enumerate(seg):   # TF checks the next run's order, then this run's range
+                if k + 1 < len(seg) and sid > seg[k + 1]:
+                    raise _invalid("segment ids are not increasing")
+                if not 0 <= sid < n:
+                    raise _invalid(f"Segment id {sid} out of range [0, {n}), possibly because "
+                                   f"'segment_ids' input is not sorted.")
+    return n
 
 
 @register_kernel("SegmentSum")
 def _segment_sum(op, ctx):
     def segment_sum(data, ids):
         data, ids = np.asarray(data), np.asarray(ids)
-        _check_sorted(ids)
-        n = int(ids[-1]) + 1 if ids.size else 0
+        n = _check_sorted(data, ids)
         out = np.zeros((n,) + data.shape[1:], dtype=data.dtype)
         rows_at(np.add, out, ids, data)
         return out
@@ -1188,8 +1217,7 @@ def _segment_sum(op, ctx):
 def _segment_mean(op, ctx):
     def segment_mean(data, ids):
         data, ids = np.asarray(data), np.asarray(ids)
-        _check_sorted(ids)
-        n = int(ids[-1]) + 1 if ids.size else 0
+        n = _check_sorted(data, ids)
         out = np.zeros((n,) + data.shape[1:], dtype=data.dtype if data.dtype.kind != "i" else np.int64)
         rows_at(np.add, out, ids, data)
         counts = np.bincount(ids, minlength=n).reshape((n,) + (1,) * (data.ndim - 1))
@@ -1303,8 +1331,7 @@ def _segment_reduce(ufunc, init_of):
     def make(op, ctx):
         def seg(data, ids):
             data, ids = np.asarray(data), np.asarray(ids)
-            _check_sorted(ids)
-            n = int(ids[-1]) + 1 if ids.size else 0
+            n = _check_sorted(data, ids)
             out = np.full((n,) + data.shape[1:], init_of(data.dtype), dtype=data.dtype)
             rows_at(ufunc, out, ids, data)
             if ufunc is not np.multiply and n:   # TF: empty segments of sorted max/min give 0
@@ -1324,6 +1351,8 @@ def _useg_reduce(ufunc, init_of):
             if data.shape[:k] != ids.shape:
                 raise _invalid(f"data.shape = {_dims(data.shape)} does not start with segment_ids.shape = "
                                f"{_dims(ids.shape)}")
+            if n < 0:
+                raise _invalid(f"Input num_segments == {n} must not be negative.")
             out = np.full((n,) + data.shape[k:], init_of(data.dtype), dtype=data.dtype)
             flat_ids = ids.reshape(-1)
             flat = data.reshape((-1,) + data.shape[k:])
@@ -1360,7 +1389,12 @@ def _dense_bincount(op, ctx):
     binary = op._attrs.get("binary_output", False)
 
     def dense_bincount(arr, size, weights):
-        arr = np.asarray(arr).reshape(-1)
+        arr = np.asarray(arr)
+        weights = np.asarray(weights)
+        if weights.size and weights.shape != arr.shape:
+            raise _invalid("`weights` must be the same shape as `arr` or a length-0 `Tensor`, in which case it "
+                           f"acts as all weights equal to 1. Received {_dims(weights.shape)}")
+        arr = arr.reshape(-1)
         size = int(size)
         if size < 0:
             raise _invalid(f"size ({size}) must be non-negative")

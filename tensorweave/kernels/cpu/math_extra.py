@@ -100,10 +100,12 @@ def _cumulative_logsumexp(op, ctx):
     def cumulative_logsumexp(x, axis):
         x = np.asarray(x)
         n = x.ndim
+        if np.ndim(axis) != 0:
+            raise _bad(f"ScanOp: axis must be a scalar, not [{','.join(map(str, np.shape(axis)))}]")
         a = int(axis)
-        if not -n <= a < n:
+        a += n if a < 0 else 0   # TF reports the axis after adding the rank to a negative one
+        if not 0 <= a < n:
             raise _bad(f"ScanOp: Expected scan axis in the range [{-n}, {n}), but got {a}")
-        a %= n
         w = x.astype(np.float64)
         if reverse:
             w = np.flip(w, a)

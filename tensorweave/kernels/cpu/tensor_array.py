@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 
+from ...framework import dtypes as _dtypes
 from ...framework import errors
 from ..registry import register_kernel
 
@@ -156,10 +157,21 @@ def _identity(op, ctx):
     return _ta
 
 
+def _check_value_dtype(ta, value_dtype):
+    """TF's TensorArray write/scatter/split kernels: the value's dtype must be the array's."""
+    ta_dtype = _dtypes.as_dtype(ta.np_dtype)
+    if value_dtype != ta_dtype:
+        raise errors.InvalidArgumentError(None, None, f"TensorArray dtype is {_dtypes.type_string(ta_dtype)} but Op "
+                                                      f"is trying to write dtype {_dtypes.type_string(value_dtype)}.")
+
+
 @register_kernel("TensorArrayWriteV3")
 def _write(op, ctx):
+    value_dtype = op._inputs[2].dtype.base_dtype
+
     def write(flow, index, value):
         ta = _ta(flow)
+        _check_value_dtype(ta, value_dtype)
         _write_one(ta, index, value)
         return ta
     return write
@@ -231,8 +243,11 @@ def _gather(op, ctx):
 
 @register_kernel("TensorArrayScatterV3")
 def _scatter(op, ctx):
+    value_dtype = op._inputs[2].dtype.base_dtype
+
     def scatter(flow, indices, value):
         ta = _ta(flow)
+        _check_value_dtype(ta, value_dtype)
         value = np.asarray(value)
         if len(value) != len(np.ravel(indices)):
             raise errors.InvalidArgumentError(None, None, "Expected len(indices) == values.shape[0], but saw: "
@@ -260,8 +275,11 @@ def _concat(op, ctx):
 
 @register_kernel("TensorArraySplitV3")
 def _split(op, ctx):
+    value_dtype = op._inputs[1].dtype.base_dtype
+
     def split(flow, value, lengths):
         ta = _ta(flow)
+        _check_value_dtype(ta, value_dtype)
         value = np.asarray(value)
         lengths = np.asarray(lengths)
         if lengths.sum() != len(value):
