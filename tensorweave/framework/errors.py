@@ -49,9 +49,10 @@ class OpError(Exception):
         return type(self), (self._node_def, self._op, self._message)
 
     def __str__(self):
-        # TF 2.x appends the failed op's creation stack to str(e) (not to e.message).
+        # TF 2.x appends the failed op's creation stack to str(e) (not to e.message), also when
+        # the run-time error is re-raised wrapped (Saver.restore's "... Original error:\n\n").
         stack = getattr(self._op, "_stack", None)
-        if not stack or not self._message.startswith(_GRAPH_EXECUTION_ERROR):
+        if not stack or _GRAPH_EXECUTION_ERROR not in self._message:
             return self._message
         return (f"{self._message}\n\nOriginal stack trace for '{self._op.name}':\n"
                 + "".join(f'  File "{fn}", line {line}, in {name}\n' for fn, line, name in stack))

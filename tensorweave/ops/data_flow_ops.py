@@ -281,7 +281,11 @@ class FIFOQueue(QueueBase):
         dtypes = _as_type_list(dtypes)
         shapes = _as_shape_list(shapes, dtypes)
         names = _as_name_list(names, dtypes)
-        ref = _queue_op("FIFOQueueV2", name, dtypes, shapes, capacity, shared_name)
+        # TF makes the queue under init_scope() and device("CPU"): no control dependencies, and
+        # a "/device:CPU:*" request (merged into an enclosing device scope).
+        from ..framework.behavior import init_scope
+        with init_scope(), get_default_graph().device("CPU"):
+            ref = _queue_op("FIFOQueueV2", name, dtypes, shapes, capacity, shared_name)
         super().__init__(dtypes, shapes, names, ref)
         self._given_dtypes = given
 

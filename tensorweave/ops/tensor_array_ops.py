@@ -34,7 +34,8 @@ registry.register_op("TensorArrayConcatV3")
 registry.register_op("TensorArraySizeV3", shape_fn=_scalar_shape)
 registry.register_op("TensorArrayIdentity", shape_fn=_scalar_shape)
 # Gradient helpers: a TensorArray holding g at `index` (rest zero); reads that give zeros where
-# the gradient array has nothing.
+# the gradient array has nothing. The reads take the names of TF's reads of the gradient
+# TensorArray ("..._grad/TensorArrayGatherV3"), which is what a gradient's name shows.
 registry.register_op("TensorArrayGradWrite", shape_fn=_scalar_shape)
 registry.register_op("TensorArrayGradScatter", shape_fn=_scalar_shape)
 registry.register_op("TensorArrayGradSplit", shape_fn=_scalar_shape)
@@ -54,7 +55,7 @@ def _identity_grad(op, g):
 @registry.register_gradient("TensorArrayWriteV3")
 def _write_grad(op, g_flow):
     flow, index, value = op.inputs
-    g = apply_op("TensorArrayGradRead", [g_flow, index, value], [value.dtype.base_dtype], "TensorArrayGradRead",
+    g = apply_op("TensorArrayGradRead", [g_flow, index, value], [value.dtype.base_dtype], "TensorArrayReadV3",
                  shapes=[value.shape])
     return [g_flow, None, g]
 
@@ -63,7 +64,7 @@ def _write_grad(op, g_flow):
 def _scatter_grad(op, g_flow):
     flow, indices, value = op.inputs
     g = apply_op("TensorArrayGradGather", [g_flow, indices, value], [value.dtype.base_dtype],
-                 "TensorArrayGradGather", shapes=[value.shape])
+                 "TensorArrayGatherV3", shapes=[value.shape])
     return [g_flow, None, g]
 
 
@@ -71,7 +72,7 @@ def _scatter_grad(op, g_flow):
 def _split_grad(op, g_flow):
     flow, value, lengths = op.inputs
     g = apply_op("TensorArrayGradConcat", [g_flow, lengths, value], [value.dtype.base_dtype],
-                 "TensorArrayGradConcat", shapes=[value.shape])
+                 "TensorArrayConcatV3", shapes=[value.shape])
     return [g_flow, g, None]
 
 
@@ -160,13 +161,13 @@ class TensorArray:
             raise ValueError(f"Inconsistent shapes: saw {shape} but expected {self._element_shape[0]} ")
         self._element_shape[0] = self._element_shape[0].merge_with(shape)
 
-    def _check_dtype(self, value):
-        value = convert_to_tensor(value, dtype=self._dtype if not isinstance(value, Tensor) else None,
-                                  name="value")
-        if value.dtype.base_dtype != self._dtype:
-            raise TypeError(f"TensorArray dtype is {self._dtype.name} but Op is trying to write dtype "
-                            f"{value.dtype.base_dtype.name}.")
-        return value
+    def _check_dtype(self, value, strict=False):
+        # As TF: write and scatter convert with the array's dtype preferred, split requires it; a
+        # value of another dtype builds (TF only logs it) and fails in the kernel at run time
+        # ("TensorArray dtype is float but Op is trying to write dtype int32.")
+        if strict:
+            return convert_to_tensor(value, dtype=self._dtype, name="value")
+        return convert_to_tensor(value, preferred_dtype=self._dtype, name="value")
 
     def identity(self):
         return self._with_flow(apply_op("TensorArrayIdentity", [self._flow], [_dtypes.float32], "Identity"))
@@ -245,7 +246,7 @@ class TensorArray:
         from . import math_ops
         from ..framework.constant_op import constant_value
         with name_scope(name, "TensorArraySplit", [self._flow, value, lengths]):
-            value = self._check_dtype(value)
+            value = self._check_dtype(value, strict=True)
             lengths = math_ops.cast(lengths, _dtypes.int64)
             known = constant_value(lengths)
             # As TF: the element shape is known only when every length is the same.

@@ -127,7 +127,9 @@ def test_sparse_gradients_aggregate_per_shard_and_update_sparsely():
         g = tf.get_default_graph()
         accs = {op.name: op.device for op in g.get_operations() if op.type == "SparseConditionalAccumulator"}
         assert sorted(accs.values()) == ["/job:ps/task:0", "/job:ps/task:1"]
-        assert g.get_operation_by_name("sync_token_q").device == gs.device == "/job:ps/task:0"
+        assert gs.device == "/job:ps/task:0"
+        # TF's FIFOQueue adds its own device("CPU") request inside the global step's device.
+        assert g.get_operation_by_name("sync_token_q").device == "/job:ps/task:0/device:CPU:*"
         assert opt._local_step.device == "/job:worker/task:0"
         # The aggregated update of each shard is a sparse update on the shard's task.
         scatter = {op.name: op.device for op in g.get_operations() if op.type == "ScatterSub"}
