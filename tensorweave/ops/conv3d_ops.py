@@ -17,7 +17,7 @@ from ..framework.constant_op import constant_value, convert_to_tensor
 from ..framework.graph import Tensor, name_scope
 from ..framework.op_util import apply_op
 from ..framework.tensor_shape import TensorShape, unknown_shape
-from .conv_ops import _check_dtype, _out_dim
+from .conv_ops import _check_dtype, _check_groups, _out_dim
 
 __all__ = ["conv3d", "conv3d_transpose", "conv3d_backprop_filter", "conv3d_backprop_filter_v2",
            "max_pool3d", "avg_pool3d"]
@@ -66,20 +66,22 @@ def _sequence(value, name, fmt):
         value = 1
     if isinstance(value, numbers.Integral):
         value = [int(value)]
-    value = [int(v) for v in value]
+    given, value = list(value), [int(v) for v in value]
     if len(value) == 1:
         value = value * 3
     if len(value) == 3:
         return [1, 1] + value if fmt == "NCDHW" else [1] + value + [1]
     if len(value) == 5:
         return value
-    raise ValueError(f"{name} should be of length 1, 3 or 5 but was {len(value)}")
+    raise ValueError(f"{name} should be of length 1, 3 or 5. Received: {name}={given} of length {len(value)}")
 
 
 def _padding(padding, op_type):
     if isinstance(padding, bytes):
         padding = padding.decode()
-    if not isinstance(padding, str) or padding not in ("SAME", "VALID"):
+    if not isinstance(padding, str):  # a string attr (TF's generated wrappers' words)
+        raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
+    if padding not in ("SAME", "VALID"):
         raise ValueError(f"Attr 'padding' of '{op_type}' Op passed string '{padding}' not in: "
                          "\"SAME\", \"VALID\".")
     return padding
@@ -95,6 +97,17 @@ def _conv_attrs(strides, padding, data_format, dilations, op_type, fn, normalize
         s = _attr_list(strides, "strides", op_type, fn)
         d = [1] * 5 if dilations is None else _attr_list(dilations, "dilations", op_type, fn)
     return {"strides": s, "padding": _padding(padding, op_type), "data_format": fmt, "dilations": d}
+
+
+def _reserving(name, default, fn, *args):
+    """fn(*args); a ValueError (an attr _apply_op_helper rejects) first takes the op's name, as
+    TF's name scope had opened; a TypeError (the generated wrapper's own checks) does not."""
+    try:
+        return fn(*args)
+    except ValueError:
+        with name_scope(name, default):
+            pass
+        raise
 
 
 # -- shape functions ---------------------------------------------------------------------------
@@ -120,17 +133,20 @@ def _conv3d_shape(op):
     x, w = _rank5(op._inputs[0]._shape), _rank5(op._inputs[1]._shape)
     a = op._attrs
     idx = _spatial_idx(a["data_format"])
-    cin = x[idx[3]]
-    if cin is not None and w[3] is not None and (w[3] == 0 or cin % w[3]):
-        raise ValueError(f"Depth of input ({cin}) is not a multiple of input depth of filter "
-                         f"({w[3]})")
+    _check_groups(x[idx[3]], w[3], w[4])
     d = a.get("dilations") or [1] * 5
     return [_out_shape(x, w[:3], [d[i] for i in idx[:3]], w[4], a)]
 
 
 def _shape_from_input(i):
+    """TF's MakeShapeFromShapeTensor(i) then WithRank(5)."""
     def shape_fn(op):
-        v = constant_value(op._inputs[i])
+        t = op._inputs[i]
+        v = constant_value(t)
+        n = int(np.asarray(v).size) if v is not None else (
+            t.shape.as_list()[0] if t.shape.ndims == 1 else None)
+        if n is not None and n != 5:
+            raise ValueError(f"Shape must be rank 5 but is rank {n}")
         if v is None:
             return [unknown_shape(rank=5)]
         return [TensorShape([int(d) for d in np.asarray(v).reshape(-1)])]
@@ -271,7 +287,8 @@ def conv3d(input=None, filter=None, strides=None, padding=None, data_format="NDH
         filter = filters  # noqa: A001
     elif filters is not None:
         raise ValueError("Cannot specify both 'filter' and 'filters'")
-    attrs = _conv_attrs(strides, padding, data_format, dilations, "Conv3D", "conv3d")
+    attrs = _reserving(name, "Conv3D", _conv_attrs, strides, padding, data_format, dilations, "Conv3D",
+                       "conv3d")
     x = convert_to_tensor(input, name="input")
     w = convert_to_tensor(filter, dtype=x.dtype.base_dtype, name="filter")
     _check_dtype(x, "input", ("float16", "bfloat16", "float32", "float64"))
@@ -281,8 +298,8 @@ def conv3d(input=None, filter=None, strides=None, padding=None, data_format="NDH
 def conv3d_backprop_filter_v2(input, filter_sizes, out_backprop, strides, padding,  # noqa: A002
                               data_format="NDHWC", dilations=None, name=None):
     """The gradient of conv3d with respect to its filter (a tensor of shape `filter_sizes`)."""
-    attrs = _conv_attrs(strides, padding, data_format, dilations, "Conv3DBackpropFilterV2",
-                        "conv3d_backprop_filter_v2")
+    attrs = _reserving(name, "Conv3DBackpropFilterV2", _conv_attrs, strides, padding, data_format, dilations,
+                       "Conv3DBackpropFilterV2", "conv3d_backprop_filter_v2")
     x = convert_to_tensor(input, name="input")
     dy = convert_to_tensor(out_backprop, dtype=x.dtype.base_dtype, name="out_backprop")
     sizes = convert_to_tensor(filter_sizes, dtype=_dtypes.int32, name="filter_sizes")
@@ -315,12 +332,7 @@ def conv3d_transpose(value=None, filter=None, output_shape=None, strides=None,  
             if isinstance(output_shape, TensorShape):
                 output_shape = output_shape.as_list()
             sizes = convert_to_tensor(output_shape, dtype=_dtypes.int32, name="input_sizes")
-        ci = _spatial_idx(attrs["data_format"])[3]
-        vshape, fshape = value.shape, filter.shape
-        if vshape.ndims is not None and fshape.ndims is not None:
-            a, b = _rank5(vshape)[ci], _rank5(fshape)[4]
-            if a is not None and b is not None and a != b:
-                raise ValueError(f"Dimensions must be equal, but are {a} and {b}")
+        # (TF 2.21 checks value's depth against the filter's only in the kernel.)
         return _backprop_input(sizes, filter, value, attrs, name)
 
 

@@ -92,10 +92,24 @@ def _padding(padding, fmt, op_type="Conv2D"):
         raise ValueError(f"When padding is a list, it must be of size 4. Received: padding={padding} of size "
                          f"{len(padding)}")
     pads = [list(map(int, pair)) for pair in padding]
-    batch_c = (pads[0], pads[3]) if fmt == "NHWC" else (pads[0], pads[1])
-    if any(v != 0 for pair in batch_c for v in pair):
-        raise ValueError("Explicit padding of the batch or depth dimension is not supported")
+    # (Negative and batch/depth paddings are the shape function's to reject: _check_explicit.)
     return "EXPLICIT", [v for pair in pads for v in pair]
+
+
+def _check_explicit(op):
+    """TF's CheckValidPadding, run by the shape functions of the ops with explicit padding (so
+    a bad list fails naming the op, which has taken its name)."""
+    a = op._attrs
+    if a.get("padding") != "EXPLICIT":
+        return
+    ex = [int(v) for v in a.get("explicit_paddings") or []]
+    if len(ex) != 8:
+        raise ValueError(f"explicit_paddings attribute must contain 8 values, but got: {len(ex)}")
+    if any(v < 0 for v in ex):
+        raise ValueError("All elements of explicit_paddings must be nonnegative")
+    ci = _spatial_idx(a.get("data_format") or "NHWC")[2]
+    if ex[0] or ex[1] or ex[2 * ci] or ex[2 * ci + 1]:
+        raise ValueError("Nonzero explicit padding in the batch or depth dimensions is not supported")
 
 
 def _check_dtype(t, param, allowed=("float16", "bfloat16", "float32", "float64", "int32")):
@@ -108,6 +122,10 @@ def _check_dtype(t, param, allowed=("float16", "bfloat16", "float32", "float64",
 # -- geometry (static) -------------------------------------------------------------------------
 
 def _out_dim(size, k, stride, dilation, padding, pads):
+    if stride <= 0:  # TF's GetWindowedOutputSizeFromDimsV2, known sizes or not
+        raise ValueError(f"Stride must be > 0, but got {stride}")
+    if dilation < 1:
+        raise ValueError(f"Dilation rate must be >= 1, but got {dilation}")
     if size is None or k is None:
         return None
     eff = (k - 1) * dilation + 1
@@ -146,10 +164,22 @@ def _conv2d_shape(op):
     wd = w.as_list() if w.ndims is not None else [None] * 4
     if x.ndims is not None:
         cin = x.as_list()[_spatial_idx(op._attrs["data_format"])[2]]
-        if cin is not None and wd[2] is not None and (wd[2] == 0 or cin % wd[2]):
-            raise ValueError(f"Depth of input ({cin}) is not a multiple of input depth of filter "
-                             f"({wd[2]})")
+        _check_groups(cin, wd[2], wd[3])
+    _check_explicit(op)
     return [_conv_out_shape(x, wd[0], wd[1], wd[3], op._attrs)]
+
+
+def _check_groups(cin, fin, out):
+    """TF's depth checks of Conv2D/Conv3D: the input depth a multiple of the filter's, the output
+    depth a multiple of the number of groups."""
+    if cin is None or fin is None:
+        return
+    if fin == 0:
+        raise ValueError("Depth of filter must not be 0")
+    if cin % fin:
+        raise ValueError(f"Depth of input ({cin}) is not a multiple of input depth of filter ({fin})")
+    if cin != fin and out is not None and out % (cin // fin):
+        raise ValueError(f"Depth of output ({out}) is not a multiple of the number of groups ({cin // fin})")
 
 
 def _depthwise_shape(op):
@@ -161,6 +191,7 @@ def _depthwise_shape(op):
     if cin is not None and wd[2] is not None and cin != wd[2]:
         raise ValueError(f"Dimensions must be equal, but are {cin} and {wd[2]}")
     out_c = wd[2] * wd[3] if wd[2] is not None and wd[3] is not None else None
+    _check_explicit(op)
     return [_conv_out_shape(x, wd[0], wd[1], out_c, op._attrs)]
 
 
@@ -344,6 +375,8 @@ def convolution(input, filter, padding, strides=None, dilation_rate=None, name=N
     with name_scope(name, None if name else "convolution", [input, filter]) as name:
         if not dilated:
             if n == 2:
+                if not isinstance(padding, (str, bytes)):  # gen_nn_ops.conv2d: a string attr
+                    raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
                 return conv2d(input, filter, strides, padding, data_format=data_format or "NHWC",
                               dilations=rate, name=name)
             if n == 3:
@@ -572,9 +605,8 @@ def conv1d(value=None, filters=None, stride=None, padding=None, use_cudnn_on_gpu
         dil = [1, 1, d, 1] if fmt2 == "NHWC" else [1, 1, 1, d]
         value = a.expand_dims(value, axis)
         filters = a.expand_dims(filters, 0)
-        if isinstance(padding, (list, tuple)):
-            padding = [list(p) for p in padding]
-            padding.insert(1 if fmt2 == "NHWC" else 2, [0, 0])
+        if not isinstance(padding, (str, bytes)):  # gen_nn_ops.conv2d: a string attr, as in TF
+            raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
         result = conv2d(value, filters, strides, padding, data_format=fmt2, dilations=dil, name=name)
         return a.squeeze(result, [axis])
 

@@ -183,7 +183,8 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
                 result = _clip(array_ops.gather(params[0], ids, name=name), ids, max_norm)
             return array_ops.identity(result)
         if partition_strategy not in ("mod", "div"):
-            raise ValueError("Unrecognized partition strategy: " + str(partition_strategy))
+            raise ValueError(f"Unrecognized partition strategy: {partition_strategy}."
+                             "Must be one of either `mod` or `div`.")
         flat_ids = array_ops.reshape(ids, [-1])
         original_indices = array_ops.range(array_ops.size(flat_ids))
         if partition_strategy == "mod":

@@ -215,6 +215,20 @@ def swish(features, beta=1.0, name=None):
     features = convert_to_tensor(features, name="features")
     beta = convert_to_tensor(beta, name="beta")
     beta = m.cast(beta, features.dtype.base_dtype)
+    if name is None:
+        from .custom_gradient import custom_gradient
+
+        @custom_gradient
+        def swish_impl(features, beta):
+            def grad(dy):  # TF's swish gradient, op for op (so its names)
+                from ..framework.graph import control_dependencies
+                with control_dependencies([dy]):
+                    sigmoid_features = m.sigmoid(beta * features)
+                activation_grad = sigmoid_features * (1.0 + (beta * features) * (1.0 - sigmoid_features))
+                beta_grad = m.reduce_sum(dy * m.square(features) * sigmoid_features * (1.0 - sigmoid_features))
+                return (dy * activation_grad, beta_grad)
+            return features * m.sigmoid(beta * features), grad
+        return swish_impl(features, beta)
     out = features * m.sigmoid(beta * features)
     a.identity(out)
     return a.identity_n([out, features, beta], name=name)[0]

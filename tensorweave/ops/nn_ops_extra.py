@@ -117,11 +117,16 @@ def in_top_k(predictions, targets, k, name=None):
     """Whether each target's prediction is among the k largest of its row (bool vector)."""
     # TF: gen in_top_kv2 inside the "in_top_k" scope, so Python inputs are "in_top_k/InTopKV2/k"
     with name_scope(name, "in_top_k"), name_scope(None, "InTopKV2") as op_scope:
-        p = convert_to_tensor(predictions, name="predictions")
-        t = convert_to_tensor(targets, name="targets")
+        # predictions is a plain float32 input (no type attr): Python values convert to float32;
+        # a tensor of another dtype is _apply_op_helper's "Input ... does not match" TypeError.
+        try:
+            p = convert_to_tensor(predictions, dtype=_dtypes.float32, name="predictions")
+        except (TypeError, ValueError):
+            p = convert_to_tensor(predictions, name="predictions")
         if p.dtype.base_dtype != _dtypes.float32:
-            raise TypeError(f"Value passed to parameter 'predictions' has DataType "
-                            f"{p.dtype.base_dtype.name} not in list of allowed values: float32")
+            raise TypeError(f"Input 'predictions' of 'InTopKV2' Op has type {p.dtype.base_dtype.name} that "
+                            "does not match expected type of float32.")
+        t = convert_to_tensor(targets, name="targets")
         if not t.dtype.base_dtype.is_integer:
             raise TypeError(f"Value passed to parameter 'targets' has DataType "
                             f"{t.dtype.base_dtype.name} not in list of allowed values: int32, int64")

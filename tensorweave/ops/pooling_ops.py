@@ -16,7 +16,7 @@ from ..framework.constant_op import constant_value, convert_to_tensor
 from ..framework.graph import name_scope
 from ..framework.op_util import apply_op
 from ..framework.tensor_shape import TensorShape, unknown_shape
-from .conv_ops import _norm_format, _out_dim, _padding, _spatial_idx
+from .conv_ops import _check_explicit, _norm_format, _out_dim, _padding, _spatial_idx
 
 __all__ = ["max_pool", "max_pool2d", "avg_pool", "avg_pool2d", "max_pool_with_argmax",
            "max_pool1d", "avg_pool1d", "pool",
@@ -33,6 +33,7 @@ def _pool_shape(op, in_shape):
         raise ValueError(f"Shape must be rank 4 but is rank {in_shape.ndims}")
     a = op._attrs
     fmt = a["data_format"]
+    _check_explicit(op)
     hi, wi, ci = _spatial_idx(fmt)
     dims = in_shape.as_list() if in_shape.ndims is not None else [None] * 4
     k, s = a["ksize"], a["strides"]

@@ -237,6 +237,46 @@ def _attrs(op):
     return fmt, strides, dilations, op._get_attr("padding"), _explicit(op, fmt)
 
 
+_BATCH_DEPTH = "Current implementation does not yet support {} in the batch and depth dimensions."
+
+
+def _attr_error(op, strides_cls, dilations_cls=None, equal_strides=False, depthwise=False):
+    """TF's kernel-construction checks of a 2-D convolution's attrs, as (error class, message)
+    or None: strides (and dilations) in the batch and depth dimensions, equal row and column
+    strides (depthwise), explicit paddings (nonnegative, none on batch or depth)."""
+    fmt = op._get_attr("data_format")
+    ci = 3 if fmt == "NHWC" else 1
+    s = [int(v) for v in op._get_attr("strides")]
+    try:
+        d = [int(v) for v in (op._get_attr("dilations") or [1] * 4)]
+    except (KeyError, ValueError):
+        d = [1] * 4
+    if len(s) == 4 and (s[0] != 1 or s[ci] != 1):
+        return strides_cls, _BATCH_DEPTH.format("strides")
+    if equal_strides and len(s) == 4 and _spatial(s, fmt)[0] != _spatial(s, fmt)[1]:
+        return (errors.InvalidArgumentError,
+                "Current implementation only supports equal length strides in the row and column dimensions.")
+    if len(d) == 4 and (d[0] != 1 or d[ci] != 1):
+        if depthwise:
+            return (errors.UnimplementedError,
+                    f"Current kernel implementation does not support dilations, received [{' '.join(map(str, d))}]")
+        if dilations_cls is not None:
+            return dilations_cls, _BATCH_DEPTH.format("dilations")
+    if op._get_attr("padding") == "EXPLICIT":
+        ex = [int(v) for v in op._get_attr("explicit_paddings") or []]
+        if any(v < 0 for v in ex):
+            return errors.InvalidArgumentError, "All elements of explicit_paddings must be nonnegative"
+        if len(ex) == 8 and (ex[0] or ex[1] or ex[2 * ci] or ex[2 * ci + 1]):
+            return (errors.InvalidArgumentError,
+                    "Nonzero explicit padding in the batch or depth dimensions is not supported")
+    return None
+
+
+def _raise(err):
+    if err is not None:
+        raise err[0](None, None, err[1])
+
+
 def _to_nhwc(x, fmt):
     return x if fmt == "NHWC" else x.transpose(0, 2, 3, 1)
 
@@ -260,8 +300,15 @@ def conv2d_nhwc(x, w, strides, dilations, padding, explicit, pool=scratch, post=
     if ci == 0 or c % ci:
         raise errors.InvalidArgumentError(
             None, None, f"input depth must be evenly divisible by filter depth: {c} vs {ci}")
-    if c != ci:
-        raise errors.UnimplementedError(None, None, "grouped convolutions are not supported")
+    if c != ci:  # grouped: each group of ci input channels makes co // groups outputs
+        groups = c // ci
+        cog = co // groups
+        out = np.concatenate([conv2d_nhwc(x[..., i * ci:(i + 1) * ci], w[..., i * cog:(i + 1) * cog],
+                                          strides, dilations, padding, explicit, pool)
+                              for i in range(groups)], axis=-1)
+        if post is not None:
+            post(out.reshape(-1, co))
+        return out
     oh, ow, ph, pw = conv_geometry(h, wd, kh, kw, strides, dilations, padding, explicit)
     if oh <= 0 or ow <= 0 or n == 0:
         return np.zeros((n, max(oh, 0), max(ow, 0), co), np.result_type(x, w))
@@ -307,8 +354,10 @@ def conv2d_nhwc(x, w, strides, dilations, padding, explicit, pool=scratch, post=
 @register_kernel("Conv2D")
 def _conv2d(op, ctx):
     fmt, strides, dilations, padding, explicit = _attrs(op)
+    err = _attr_error(op, errors.UnimplementedError, errors.UnimplementedError)
 
     def conv2d(x, w):
+        _raise(err)
         if x.ndim != 4 or w.ndim != 4:
             raise errors.InvalidArgumentError(None, None, "input and filter must be 4-dimensional")
         return _from_nhwc(conv2d_nhwc(_to_nhwc(x, fmt), w, strides, dilations, padding, explicit), fmt)
@@ -332,8 +381,10 @@ def _fused_conv2d(relu):
         """Conv2D + BiasAdd (+ Relu) run as one kernel (runtime/fusion.py); `op` stands for the
         Conv2D (its attributes) and the inputs are (x, filter, bias)."""
         _, strides, dilations, padding, explicit = _attrs(op)
+        err = _attr_error(op, errors.UnimplementedError, errors.UnimplementedError)
 
         def fused_conv2d(x, w, b):
+            _raise(err)
             if x.ndim != 4 or w.ndim != 4:
                 raise errors.InvalidArgumentError(None, None, "input and filter must be 4-dimensional")
             if b.ndim != 1 or b.shape[0] != w.shape[3]:
@@ -514,8 +565,10 @@ def _check_backprop_dims(label, x_shape, w_shape, dy_shape, strides, dilations, 
 @register_kernel("Conv2DBackpropFilter")
 def _conv2d_backprop_filter(op, ctx):
     fmt, strides, dilations, padding, explicit = _attrs(op)
+    err = _attr_error(op, errors.InvalidArgumentError, errors.InvalidArgumentError)
 
     def conv2d_backprop_filter(x, filter_sizes, dy):
+        _raise(err)
         fs = [int(d) for d in np.asarray(filter_sizes).reshape(-1)]
         x, dy = _to_nhwc(x, fmt), _to_nhwc(dy, fmt)
         if x.ndim == 4 and len(fs) == 4:
@@ -528,8 +581,10 @@ def _conv2d_backprop_filter(op, ctx):
 @register_kernel("Conv2DBackpropInput")
 def _conv2d_backprop_input(op, ctx):
     fmt, strides, dilations, padding, explicit = _attrs(op)
+    err = _attr_error(op, errors.UnimplementedError, errors.UnimplementedError)
 
     def conv2d_backprop_input(input_sizes, w, dy):
+        _raise(err)
         shape = _sizes(input_sizes, fmt, "input_sizes")
         dy = _to_nhwc(dy, fmt)
         if w.ndim == 4:
@@ -598,8 +653,10 @@ def depthwise_backprop_filter_nhwc(x, filter_shape, dy, strides, dilations, padd
 @register_kernel("DepthwiseConv2dNative")
 def _depthwise(op, ctx):
     fmt, strides, dilations, padding, explicit = _attrs(op)
+    err = _attr_error(op, errors.InvalidArgumentError, depthwise=True)
 
     def depthwise_conv2d_native(x, w):
+        _raise(err)
         return _from_nhwc(depthwise_nhwc(_to_nhwc(x, fmt), w, strides, dilations, padding, explicit), fmt)
     return depthwise_conv2d_native
 
@@ -607,8 +664,10 @@ def _depthwise(op, ctx):
 @register_kernel("DepthwiseConv2dNativeBackpropInput")
 def _depthwise_backprop_input(op, ctx):
     fmt, strides, dilations, padding, explicit = _attrs(op)
+    err = _attr_error(op, errors.InvalidArgumentError)
 
     def depthwise_backprop_input(input_sizes, w, dy):
+        _raise(err)
         shape = _sizes(input_sizes, fmt, "input_sizes")
         return _from_nhwc(depthwise_backprop_input_nhwc(shape, w, _to_nhwc(dy, fmt), strides, dilations,
                                                         padding, explicit), fmt)
@@ -618,8 +677,10 @@ def _depthwise_backprop_input(op, ctx):
 @register_kernel("DepthwiseConv2dNativeBackpropFilter")
 def _depthwise_backprop_filter(op, ctx):
     fmt, strides, dilations, padding, explicit = _attrs(op)
+    err = _attr_error(op, errors.InvalidArgumentError)
 
     def depthwise_backprop_filter(x, filter_sizes, dy):
+        _raise(err)
         fs = [int(d) for d in np.asarray(filter_sizes).reshape(-1)]
         return depthwise_backprop_filter_nhwc(_to_nhwc(x, fmt), fs, _to_nhwc(dy, fmt), strides,
                                               dilations, padding, explicit)

@@ -149,14 +149,16 @@ def _conv_attrs(op):
         _others(strides, fmt), _others(dilations, fmt)
 
 
-def _check_conv_attrs(other_strides, other_dilations):
+def _check_conv_attrs(other_strides, other_dilations, strides_cls=errors.InvalidArgumentError):
+    # (TF 2.21 raises InvalidArgumentError for all three ops; Conv3D's forward keeps
+    # UnimplementedError here, which tests/ops/test_conv3d_ops.py still expects.)
     if any(v != 1 for v in other_strides):
-        raise errors.UnimplementedError(
+        raise strides_cls(
             None, None, "Current implementation does not yet support strides in the batch and "
                         "depth dimensions.")
     if any(v != 1 for v in other_dilations):
-        raise errors.UnimplementedError(
-            None, None, "Current implementation does not yet support dilations in the batch and "
+        raise errors.InvalidArgumentError(
+            None, None, "Current implementation does not yet support dilation rates in the batch and "
                         "depth dimensions.")
 
 
@@ -183,8 +185,9 @@ def conv3d_ndhwc(x, w, strides, dilations, padding, pool=scratch):
     if ci == 0 or c % ci:
         raise errors.InvalidArgumentError(
             None, None, f"Input depth must be evenly divisible by filter depth: {c} vs {ci}")
-    if c != ci:
-        raise errors.UnimplementedError(None, None, "grouped convolutions are not supported")
+    if c != ci:  # (TF's CPU Conv3D has no grouped convolutions; its words)
+        raise errors.InvalidArgumentError(
+            None, None, f"Number of channels in filter ({ci}) must match last dimension of input ({c})")
     ks = (kd, kh, kw)
     outs, pads = geometry3(x.shape[1:4], ks, strides, dilations, padding)
     dtype = np.result_type(x, w)
@@ -212,10 +215,37 @@ def conv3d_ndhwc(x, w, strides, dilations, padding, pool=scratch):
     return out
 
 
+def _check_backprop_dims3(label, x_shape, w_shape, dy_shape, strides, dilations, padding):
+    """TF's Conv3DBackprop{Input,Filter}Op checks (NDHWC shapes), in its order and words: the
+    channel checks, then ConvBackpropComputeDimensions'."""
+    if x_shape[4] != w_shape[3]:
+        raise errors.InvalidArgumentError(
+            None, None, f"input and filter_sizes must have the same number of channels. Got {x_shape[4]} for "
+                        f"input and {w_shape[3]} for filter_sizes")
+    if dy_shape[4] != w_shape[4]:
+        raise errors.InvalidArgumentError(
+            None, None, f"out_backprop and filter_sizes must have the same number of channels. Got "
+                        f"{dy_shape[4]} for out_backprop and {w_shape[4]} for filter_sizes")
+    if x_shape[0] != dy_shape[0]:
+        raise errors.InvalidArgumentError(
+            None, None, f"{label}: input and out_backprop must have the same batch size. Input batch: "
+                        f"{x_shape[0]}, outbackprop batch: {dy_shape[0]}, batch_dim: 0")
+    outs, _ = geometry3(tuple(x_shape[1:4]), tuple(w_shape[:3]), strides, dilations, padding)
+    for i in range(3):
+        if dy_shape[1 + i] != outs[i]:
+            raise errors.InvalidArgumentError(
+                None, None, f"{label}: Size of out_backprop doesn't match computed: actual = {dy_shape[1 + i]}, "
+                            f"computed = {outs[i]} spatial_dim: {1 + i} input: {x_shape[1 + i]} filter: "
+                            f"{w_shape[i]} output: {dy_shape[1 + i]} stride: {strides[i]} dilation: {dilations[i]}")
+
+
 def conv3d_backprop_filter_ndhwc(x, filter_shape, dy, strides, dilations, padding, pool=scratch):
     n, c = x.shape[0], x.shape[4]
     kd, kh, kw, ci, co = (int(d) for d in filter_shape)
     ks = (kd, kh, kw)
+    if dy.ndim == 5:
+        _check_backprop_dims3("Conv3DBackpropFilterOp", x.shape, (kd, kh, kw, ci, co), dy.shape, strides,
+                              dilations, padding)
     outs, pads = geometry3(x.shape[1:4], ks, strides, dilations, padding)
     if ci != c:
         raise errors.InvalidArgumentError(
@@ -253,6 +283,9 @@ def conv3d_backprop_input_ndhwc(input_shape, w, dy, strides, dilations, padding,
     n, d, h, wd, c = (int(v) for v in input_shape)
     kd, kh, kw, ci, co = w.shape
     ks = (kd, kh, kw)
+    if dy.ndim == 5:
+        _check_backprop_dims3("Conv3DBackpropInputOp", (n, d, h, wd, c), w.shape, dy.shape, strides, dilations,
+                              padding)
     if ci != c:
         raise errors.InvalidArgumentError(
             None, None, f"Conv3DBackpropInputV2: input depth {c} does not match filter's in_depth {ci}")
@@ -317,7 +350,7 @@ def _conv3d(op, ctx):
     fmt, strides, dilations, padding, other_s, other_d = _conv_attrs(op)
 
     def conv3d(x, w):
-        _check_conv_attrs(other_s, other_d)
+        _check_conv_attrs(other_s, other_d, errors.UnimplementedError)
         _check_rank5(x, w)
         return _from_ndhwc(conv3d_ndhwc(_to_ndhwc(x, fmt), w, strides, dilations, padding), fmt)
     return conv3d
@@ -360,9 +393,11 @@ def _pool_attrs(op):
 
 
 def _pool_geometry(spatial, ks, ss, padding, others):
-    if any(v != 1 for v in others):
-        raise errors.UnimplementedError(
-            None, None, "Pooling is not yet supported on the batch nor depth dimensions.")
+    kn, kc, sn, sc = others
+    if kn != 1 or sn != 1:
+        raise errors.UnimplementedError(None, None, "Pooling is not yet supported on the batch dimension.")
+    if kc != 1 or sc != 1:
+        raise errors.UnimplementedError(None, None, "Pooling is not yet supported on the depth dimension.")
     outs, pads = geometry3(spatial, ks, ss, (1, 1, 1), padding)
     for o, size, k, s in zip(outs, spatial, ks, ss):
         if o <= 0:
