@@ -323,3 +323,26 @@ def test_variable_scope_reuse_errors_are_tfs():
                 tf.get_variable("v", [2, 3], dtype=tf.int32)
             assert str(e.value) == ("Trying to share variable a/v, but specified dtype int32 and found dtype "
                                     "float32_ref.")
+
+
+def test_assert_variables_initialized_with_a_resource_variable():
+    # Recorded from TF 2.21: the ranks of a ref and a resource variable, stacked; running it
+    # before initialization is a FailedPreconditionError.
+    with tf.Graph().as_default():
+        tf.Variable(1.0)
+        tf.get_variable("r", [2], use_resource=True)
+        a = tf.assert_variables_initialized()
+        assert (a.name, a.op.type) == ("stack:0", "Pack")
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.FailedPreconditionError):
+                sess.run(a)
+            sess.run(tf.global_variables_initializer())
+            np.testing.assert_array_equal(sess.run(a), [0, 1])
+
+
+def test_one_hot_float_depth_message():
+    with tf.Graph().as_default():
+        with pytest.raises(TypeError) as e:
+            tf.one_hot([0, 1], depth=2.5)
+    assert str(e.value) == ("Expected int32 passed to parameter 'depth' of op 'OneHot', got 2.5 of type "
+                            "'float' instead. Error: Expected int32, but got 2.5 of type 'float'.")

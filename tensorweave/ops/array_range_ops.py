@@ -238,7 +238,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         if isinstance(depth, Tensor) and _base(depth) != _dtypes.int32:
             raise TypeError(f"Input 'depth' of 'OneHot' Op has type {_base(depth).name} that does not match "
                             "expected type of int32.")
-        depth = _to_tensor(depth, name="depth", dtype=_dtypes.int32)
+        depth = _op_input(depth, "depth", "OneHot", dtype=_dtypes.int32)
         return apply_op("OneHot", [indices, depth, on_value, off_value], [dtype], scope,
                         attrs={"T": dtype, "TI": _base(indices), "axis": -1 if axis is None else int(axis)})
 

@@ -498,13 +498,18 @@ def assert_variables_initialized(var_list=None):
     # Rank kernels make on their variable inputs is an explicit op they depend on.
     refs = [var._ref() if isinstance(var, Variable) else var for var in var_list]
     g = refs[0].graph
-    flags = [state_ops.is_variable_initialized(r) for r in refs]
+    # A resource variable's handle is not its value: its flag is VarIsInitializedOp and its
+    # Rank reads the value (as TF's rank of the variable converts it).
+    resource = [r.dtype.base_dtype == _dtypes.resource for r in refs]
+    flags = [var.is_initialized() if res else state_ops.is_variable_initialized(r)
+             for var, r, res in zip(var_list, refs, resource)]
     check = apply_op("AssertVariablesInitialized", flags, [], "assert_initialized",
                      attrs={"names": [r.op.name for r in refs]})
     ranks = []
-    for ref in refs:
+    for var, ref, res in zip(var_list, refs, resource):
         with g.colocate_with(ref.op), g.control_dependencies([check]):
-            ranks.append(apply_op("Rank", [ref], [_dtypes.int32], "Rank", attrs={"T": ref.dtype.base_dtype}))
+            x = var.value() if res else ref
+            ranks.append(apply_op("Rank", [x], [_dtypes.int32], "Rank", attrs={"T": x.dtype.base_dtype}))
     if len(ranks) == 1:
         return ranks[0]
     return array_ops.stack(ranks)
