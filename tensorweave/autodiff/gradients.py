@@ -157,7 +157,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
                                           for t in op._inputs])
             if in_grads is None:
                 in_grads = [None] * len(op._inputs)
-            for t, g in zip(op._inputs, in_grads):
+            for i, (t, g) in enumerate(zip(op._inputs, in_grads)):
                 if g is None:
                     continue
                 if isinstance(g, Tensor) and t.dtype.base_dtype != _dtypes.resource:
@@ -166,7 +166,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
                     except ValueError:
                         raise ValueError(
                             "Incompatible shapes between op input and calculated input gradient. "
-                            f"Forward operation: {op.name}. Original input shape: {t.shape}. "
+                            f"Forward operation: {op.name}. Input index: {i}. "
+                            f"Original input shape: {t.shape}. "
                             f"Calculated input gradient shape: {g.shape}") from None
                 _set_grad(grads, t, g)
             for t in op._inputs:
@@ -310,7 +311,7 @@ def _call_grad_fn(op, out_grads, array_ops, gate=False, needed=None):
         in_grads = fn(op, *out_grads)
         in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
         if len(in_grads) != len(op._inputs):
-            raise ValueError(f"Num gradients {len(in_grads)} generated for op {op.node_def.name} do not "
+            raise ValueError(f"Num gradients {len(in_grads)} generated for op {op.node_def} do not "
                              f"match num inputs {len(op._inputs)}")
         if gate and sum(g is not None for g in in_grads) > 1:
             in_grads = _gate(in_grads, needed)

@@ -30,8 +30,12 @@ def _top_k_shape(op):
         raise ValueError("Shape must be at least rank 1 but is rank 0")
     dims = s.as_list()
     if k is not None:
+        # TF's MakeDimForScalarInput: a known k of rank > 0 fails after it was read.
+        k = np.asarray(k)
+        note_input_value(1, k)
+        if k.ndim != 0:
+            raise ValueError(f"Input must be scalar but has rank {k.ndim}")
         k = int(k)
-        note_input_value(1, np.asarray(k))
         if k < 0:
             raise ValueError(f"Dimension size, given by scalar input 1, must be non-negative but is {k}")
         if dims[-1] is not None and dims[-1] < k:

@@ -145,7 +145,7 @@ def test_conv2d_nchw_gradients_and_second_order():
 def test_depthwise_gradients():
     x = RNG.randn(1, 5, 4, 2)
     w = RNG.randn(3, 2, 2, 2)
-    check_gradients(lambda a, b: tf.nn.depthwise_conv2d(a, b, [1, 2, 1, 1], "SAME"), [x, w])
+    check_gradients(lambda a, b: tf.nn.depthwise_conv2d(a, b, [1, 2, 2, 1], "SAME"), [x, w])
 
 
 def test_names_and_shapes_as_tensorflow():
@@ -247,3 +247,16 @@ def test_conv2d_gradients_with_many_input_channels():
     x = RNG.randn(1, 4, 3, 16)
     w = RNG.randn(3, 2, 16, 2)
     check_gradients(lambda a, b: tf.nn.conv2d(a, b, 1, "SAME"), [x, w])
+
+
+def test_depthwise_unequal_strides_and_top_k_vector_k_as_tensorflow():
+    # Recorded from TF 2.21: the depthwise CPU kernel rejects unequal row/column strides
+    # at run time; a known non-scalar k fails top_k's shape function.
+    x = tf.constant(np.ones((1, 5, 4, 2), np.float32))
+    w = tf.constant(np.ones((3, 2, 2, 2), np.float32))
+    y = tf.nn.depthwise_conv2d_native(x, w, [1, 2, 1, 1], "SAME")
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            sess.run(y)
+    with pytest.raises(ValueError, match="Input must be scalar but has rank 1"):
+        tf.nn.top_k(tf.constant([1.0, 2.0]), tf.constant([1]))

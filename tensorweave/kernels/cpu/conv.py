@@ -653,7 +653,7 @@ def depthwise_backprop_filter_nhwc(x, filter_shape, dy, strides, dilations, padd
 @register_kernel("DepthwiseConv2dNative")
 def _depthwise(op, ctx):
     fmt, strides, dilations, padding, explicit = _attrs(op)
-    err = _attr_error(op, errors.InvalidArgumentError, depthwise=True)
+    err = _attr_error(op, errors.InvalidArgumentError, equal_strides=True, depthwise=True)
 
     def depthwise_conv2d_native(x, w):
         _raise(err)
@@ -664,7 +664,7 @@ def _depthwise(op, ctx):
 @register_kernel("DepthwiseConv2dNativeBackpropInput")
 def _depthwise_backprop_input(op, ctx):
     fmt, strides, dilations, padding, explicit = _attrs(op)
-    err = _attr_error(op, errors.InvalidArgumentError)
+    err = _attr_error(op, errors.InvalidArgumentError, equal_strides=True)
 
     def depthwise_backprop_input(input_sizes, w, dy):
         _raise(err)
@@ -677,7 +677,7 @@ def _depthwise_backprop_input(op, ctx):
 @register_kernel("DepthwiseConv2dNativeBackpropFilter")
 def _depthwise_backprop_filter(op, ctx):
     fmt, strides, dilations, padding, explicit = _attrs(op)
-    err = _attr_error(op, errors.InvalidArgumentError)
+    err = _attr_error(op, errors.InvalidArgumentError, equal_strides=True)
 
     def depthwise_backprop_filter(x, filter_sizes, dy):
         _raise(err)

@@ -150,8 +150,7 @@ def _conv_attrs(op):
 
 
 def _check_conv_attrs(other_strides, other_dilations, strides_cls=errors.InvalidArgumentError):
-    # (TF 2.21 raises InvalidArgumentError for all three ops; Conv3D's forward keeps
-    # UnimplementedError here, which tests/ops/test_conv3d_ops.py still expects.)
+    # (TF 2.21 raises InvalidArgumentError for Conv3D and both its backprops.)
     if any(v != 1 for v in other_strides):
         raise strides_cls(
             None, None, "Current implementation does not yet support strides in the batch and "
@@ -350,7 +349,7 @@ def _conv3d(op, ctx):
     fmt, strides, dilations, padding, other_s, other_d = _conv_attrs(op)
 
     def conv3d(x, w):
-        _check_conv_attrs(other_s, other_d, errors.UnimplementedError)
+        _check_conv_attrs(other_s, other_d)
         _check_rank5(x, w)
         return _from_ndhwc(conv3d_ndhwc(_to_ndhwc(x, fmt), w, strides, dilations, padding), fmt)
     return conv3d
