@@ -160,20 +160,25 @@ def gather(params, indices, validate_indices=None, name=None, axis=None, batch_d
                                "batch_dims": int(batch_dims)})
 
 
-def _gather_nd_shape(op):
-    params, indices = op.inputs
-    p, i = params.shape, indices.shape
+def gather_nd_shape(p, i):
+    """GatherNd's output shape from params' shape `p` and indices' shape `i` (also the
+    resource variable's ResourceGatherNd)."""
     if i.ndims is None:
-        return [unknown_shape()]
+        return unknown_shape()
     if i.ndims == 0:
         raise ValueError("Shape must be at least rank 1 but is rank 0")
     k = i[-1].value
     if k is None or p.ndims is None:
-        return [unknown_shape()]
+        return unknown_shape()
     if k > p.ndims:
         raise ValueError(f"indices.shape[-1] must be <= params.rank, but saw indices shape: "
                          f"{_dims_str(i.as_list())} and params shape: {_dims_str(p.as_list())}")
-    return [TensorShape(i.as_list()[:-1] + p.as_list()[k:])]
+    return TensorShape(i.as_list()[:-1] + p.as_list()[k:])
+
+
+def _gather_nd_shape(op):
+    params, indices = op.inputs
+    return [gather_nd_shape(params.shape, indices.shape)]
 
 
 registry.register_op("GatherNd", shape_fn=_gather_nd_shape)

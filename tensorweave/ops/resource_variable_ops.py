@@ -26,6 +26,7 @@ from ..framework.graph import GraphKeys, Tensor, get_default_graph, get_default_
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op, merge_shapes, scalar_shape
 from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
+from .array_gather_ops import gather_nd_shape
 from .variables import Variable, VariableAggregation, VariableSynchronization
 
 __all__ = ["ResourceVariable", "enable_resource_variables", "disable_resource_variables",
@@ -109,19 +110,7 @@ def _gather_shape(op):
 
 
 def _gather_nd_shape(op):
-    params, indices = handle_shape(op._inputs[0]), op._inputs[1]._shape
-    if indices.ndims is None:
-        return [unknown_shape()]
-    if indices.ndims == 0:
-        raise ValueError("Shape must be at least rank 1 but is rank 0")
-    k = indices[-1].value
-    if k is None or params.ndims is None:
-        return [unknown_shape()]
-    if k > params.ndims:
-        dims = lambda s: "[" + ",".join("?" if d is None else str(d) for d in s.as_list()) + "]"
-        raise ValueError(f"indices.shape[-1] must be <= params.rank, but saw indices shape: "
-                         f"{dims(indices)} and params shape: {dims(params)}")
-    return [TensorShape(indices.as_list()[:-1] + params.as_list()[k:])]
+    return [gather_nd_shape(handle_shape(op._inputs[0]), op._inputs[1]._shape)]
 
 
 def _variable_shape_shape(op):
