@@ -64,11 +64,26 @@ def _string_const(value, name):
     return constant(value, dtype=_dtypes.string, name=name)
 
 
+# TF's `realnumbertypes`: what ScalarSummary's and HistogramSummary's T accepts, in TF's order
+_REAL_NUMBER_TYPES = ("float32", "float64", "int32", "uint8", "int16", "int8", "int64", "bfloat16",
+                      "uint16", "float16", "uint32", "uint64")
+
+
+def _check_real_number(t, param):
+    """TF's op-construction type check (op_def_library): a bool, string or complex tensor is a
+    TypeError raised inside the op's name scope, after its tag constant is made."""
+    dt = t.dtype.base_dtype
+    if dt.name not in _REAL_NUMBER_TYPES:
+        raise TypeError(f"Value passed to parameter '{param}' has DataType {dt.name} not in list of "
+                        f"allowed values: {', '.join(_REAL_NUMBER_TYPES)}")
+
+
 def scalar(name, tensor, collections=None, family=None):
     """A summary of a scalar (a real number): the `ScalarSummary` op."""
     with _summary_scope(name, family, values=[tensor]) as (tag, scope):
         tensor = convert_to_tensor(tensor, name="values")
         tags = _string_const(tag, "tags")
+        _check_real_number(tensor, "values")
         val = apply_op("ScalarSummary", [tags, tensor], [_dtypes.string], scope,
                        attrs={"T": tensor.dtype.base_dtype})
     _collect(val, collections)
@@ -80,6 +95,7 @@ def histogram(name, values, collections=None, family=None):
     with _summary_scope(name, family, values=[values], default_name="HistogramSummary") as (tag, scope):
         values = convert_to_tensor(values, name="values")
         t = _string_const(tag, "tag")
+        _check_real_number(values, "values")
         val = apply_op("HistogramSummary", [t, values], [_dtypes.string], scope,
                        attrs={"T": values.dtype.base_dtype})
     _collect(val, collections)

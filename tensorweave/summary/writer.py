@@ -185,6 +185,9 @@ class FileWriter:
     def add_run_metadata(self, run_metadata, tag, global_step=None):
         """Adds step metadata under `tag` (run_metadata: a proto, or bytes)."""
         from ..protos.event_pb2 import TaggedRunMetadata
+        if tag in self._seen_summary_tags:
+            raise ValueError("The provided tag was already used for this event type")
+        self._seen_summary_tags.add(tag)
         data = run_metadata if isinstance(run_metadata, bytes) else \
             run_metadata.SerializeToString() if hasattr(run_metadata, "SerializeToString") else b""
         Event = _event_pb()

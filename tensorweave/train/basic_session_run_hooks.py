@@ -14,7 +14,8 @@ from .session_run_hook import SessionRunArgs, SessionRunHook
 
 __all__ = ["SecondOrStepTimer", "LoggingTensorHook", "StopAtStepHook", "CheckpointSaverListener",
            "CheckpointSaverHook", "StepCounterHook", "NanLossDuringTrainingError", "NanTensorHook",
-           "SummarySaverHook", "GlobalStepWaiterHook", "FinalOpsHook", "FeedFnHook", "ProgressBarHook"]
+           "SummarySaverHook", "GlobalStepWaiterHook", "FinalOpsHook", "FeedFnHook", "ProfilerHook",
+           "ProgressBarHook"]
 
 
 def _now():
@@ -513,6 +514,55 @@ class GlobalStepWaiterHook(SessionRunHook):
                 run_context.request_stop()
                 return None
             time.sleep(self._poll_secs)
+
+
+class ProfilerHook(SessionRunHook):
+    """Every N steps or seconds, traces a step (RunOptions FULL_TRACE) and writes its Chrome
+    trace to `output_dir/timeline-<step>.json`; the step's RunMetadata also goes to the
+    directory's summary writer under the tag `step_<step>`."""
+
+    def __init__(self, save_steps=None, save_secs=None, output_dir="", show_dataflow=True, show_memory=False):
+        self._output_file = os.path.join(output_dir, "timeline-{}.json")
+        self._file_writer = _summary_writer(output_dir)
+        self._show_dataflow = show_dataflow
+        self._show_memory = show_memory
+        self._timer = SecondOrStepTimer(every_secs=save_secs, every_steps=save_steps)
+
+    def begin(self):
+        self._next_step = None
+        self._global_step_tensor = _global_step_read()
+        if self._global_step_tensor is None:
+            raise RuntimeError("Global step should be created to use ProfilerHook.")
+
+    def before_run(self, run_context):
+        from ..runtime.config import RunOptions
+        self._request_summary = (self._next_step is not None
+                                 and self._timer.should_trigger_for_step(self._next_step))
+        requests = {"global_step": self._global_step_tensor}
+        opts = RunOptions(trace_level=RunOptions.FULL_TRACE) if self._request_summary else None
+        return SessionRunArgs(requests, options=opts)
+
+    def after_run(self, run_context, run_values):
+        stale_global_step = run_values.results["global_step"]
+        if self._next_step is None:
+            # the timer starts counting from the first step seen
+            self._timer.update_last_triggered_step(stale_global_step)
+        global_step = stale_global_step + 1
+        if self._request_summary:
+            global_step = run_context.session.run(self._global_step_tensor)
+            self._timer.update_last_triggered_step(global_step)
+            self._save(global_step, self._output_file.format(global_step), run_values.run_metadata.step_stats)
+            if self._file_writer is not None:
+                self._file_writer.add_run_metadata(run_values.run_metadata, "step_%d" % global_step)
+        self._next_step = global_step + 1
+
+    def _save(self, step, save_path, step_stats):
+        from .. import timeline
+        logging.info("Saving timeline for %d into '%s'.", step, save_path)
+        with open(save_path, "w") as f:
+            trace = timeline.Timeline(step_stats)
+            f.write(trace.generate_chrome_trace_format(show_dataflow=self._show_dataflow,
+                                                       show_memory=self._show_memory))
 
 
 class FinalOpsHook(SessionRunHook):

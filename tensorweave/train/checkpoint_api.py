@@ -16,7 +16,7 @@ __all__ = ["Saver", "SaverDef", "checkpoint_exists", "generate_checkpoint_state_
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues  # noqa: F401,E402
 from .basic_session_run_hooks import (CheckpointSaverHook, CheckpointSaverListener, FeedFnHook,  # noqa: F401,E402
                                       FinalOpsHook, GlobalStepWaiterHook, LoggingTensorHook,
-                                      NanLossDuringTrainingError, NanTensorHook, ProgressBarHook,
+                                      NanLossDuringTrainingError, NanTensorHook, ProfilerHook, ProgressBarHook,
                                       SecondOrStepTimer, StepCounterHook, StopAtStepHook, SummarySaverHook)
 from .session_manager import SessionManager  # noqa: F401,E402
 from .monitored_session import (ChiefSessionCreator, MonitoredSession, MonitoredTrainingSession,  # noqa: F401,E402
@@ -24,7 +24,8 @@ from .monitored_session import (ChiefSessionCreator, MonitoredSession, Monitored
 
 __all__ += ["SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues", "CheckpointSaverHook",
             "CheckpointSaverListener", "FeedFnHook", "FinalOpsHook", "GlobalStepWaiterHook", "LoggingTensorHook",
-            "NanLossDuringTrainingError", "NanTensorHook", "ProgressBarHook", "SecondOrStepTimer", "StepCounterHook",
+            "NanLossDuringTrainingError", "NanTensorHook", "ProfilerHook", "ProgressBarHook", "SecondOrStepTimer",
+            "StepCounterHook",
             "StopAtStepHook", "SummarySaverHook", "SessionManager", "ChiefSessionCreator", "MonitoredSession",
             "MonitoredTrainingSession", "Scaffold", "SessionCreator", "SingularMonitoredSession",
             "WorkerSessionCreator"]

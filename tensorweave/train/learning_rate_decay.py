@@ -101,7 +101,7 @@ def cosine_decay(learning_rate, global_step, decay_steps, alpha=0.0, name=None):
         decay_steps = _cast(decay_steps, dtype)
         step = m.minimum(_cast(global_step, dtype), decay_steps)
         completed_fraction = step / decay_steps
-        cosine_decayed = 0.5 * (1.0 + m.cos(constant(math.pi, dtype=dtype) * completed_fraction))
+        cosine_decayed = 0.5 * (1.0 + m.cos(constant(math.pi) * completed_fraction))
         decayed = (1 - alpha) * cosine_decayed + alpha
         return m.multiply(lr, decayed)
 
@@ -121,7 +121,7 @@ def linear_cosine_decay(learning_rate, global_step, decay_steps, num_periods=0.5
         linear_decayed = (decay_steps - step) / decay_steps
         completed_fraction = step / decay_steps
         fraction = 2.0 * num_periods * completed_fraction
-        cosine_decayed = 0.5 * (1.0 + m.cos(constant(math.pi, dtype=dtype) * fraction))
+        cosine_decayed = 0.5 * (1.0 + m.cos(constant(math.pi) * fraction))
         linear_cosine_decayed = (alpha + linear_decayed) * cosine_decayed + beta
         return m.multiply(lr, linear_cosine_decayed, name=scope)
 
@@ -172,18 +172,14 @@ def cosine_decay_restarts(learning_rate, global_step, first_decay_steps, t_mul=2
             sum_r = (1.0 - t_mul_t ** i) / (1.0 - t_mul_t)
             return i, (fraction - sum_r) / t_mul_t ** i
 
-        if isinstance(t_mul, (int, float)):
-            i_restart, completed_fraction = (arithmetic if float(t_mul) == 1.0 else geometric)(completed_fraction)
-        else:
-            # A tensor t_mul: TF picks the branch with a cond on t_mul == 1 at run time.
-            from ..ops import array_ops
-            is_one = m.equal(t_mul_t, 1.0)
-            i_a, f_a = arithmetic(completed_fraction)
-            i_g, f_g = geometric(completed_fraction)
-            i_restart = array_ops.where(is_one, i_a, i_g)
-            completed_fraction = array_ops.where(is_one, f_a, f_g)
+        # TF picks the branch with a cond on t_mul == 1 at run time (a Python t_mul too)
+        from ..ops import control_flow_ops
+        fraction = completed_fraction
+        i_restart, completed_fraction = control_flow_ops.cond(
+            m.equal(t_mul_t, 1.0), lambda: arithmetic(fraction), lambda: geometric(fraction))
         m_fac = m_mul ** i_restart
-        cosine_decayed = 0.5 * m_fac * (1.0 + m.cos(constant(math.pi, dtype=dtype) * completed_fraction))
+        # TF's pi is a float32 constant whatever the learning rate's dtype (float64 is a TypeError)
+        cosine_decayed = 0.5 * m_fac * (1.0 + m.cos(constant(math.pi) * completed_fraction))
         decayed = (1 - alpha) * cosine_decayed + alpha
         return m.multiply(lr, decayed, name=scope)
 

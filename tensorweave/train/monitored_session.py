@@ -65,9 +65,9 @@ class Scaffold:
 
     def finalize(self):
         """Creates the missing ops (adding them to their collections) and finalizes the graph."""
+        # (no shortcut for a finalized graph, as in TF: ops already in their collections are
+        # picked up, and only a missing one would try to modify the graph)
         graph = get_default_graph()
-        if graph.finalized:
-            return self
         from ..ops import array_ops, control_flow_ops, variables
         from . import resources
         # TF's defaults op for op: the resource checks (a NoOp / an empty Const without any)
@@ -96,6 +96,8 @@ class Scaffold:
             self._summary_op = Scaffold.get_or_default("summary_op", GraphKeys.SUMMARY_OP, _merge_all_summaries)
         if self._saver is None:
             self._saver = _get_saver_or_default()
+        if hasattr(self._saver, "build"):
+            self._saver.build()
         graph.finalize()
         logging.info("Graph was finalized.")
         return self
@@ -327,6 +329,22 @@ class _RecoverableSession(_WrappedSession):
                 self._sess = None
 
 
+def _fn_args(fn):
+    """The positional argument names of `fn` as TF's function_utils.fn_args gives them: a
+    partial's remaining ones, a callable object's __call__, a bound method's without self."""
+    import functools
+    import inspect
+    if isinstance(fn, functools.partial):
+        args = _fn_args(fn.func)
+        return tuple(a for a in args[len(fn.args):] if a not in (fn.keywords or {}))
+    if not inspect.isfunction(fn) and not inspect.ismethod(fn) and hasattr(fn, "__call__"):
+        fn = fn.__call__
+    args = list(inspect.getfullargspec(fn).args)
+    if inspect.ismethod(fn) and args:
+        args.pop(0)
+    return tuple(args)
+
+
 class _CoordinatedSession(_WrappedSession):
     """The session plus a Coordinator (queue-runner threads, hooks' threads): stops when the
     coordinator stops, re-raises an error a thread reported; closing it asks the threads to
@@ -495,15 +513,14 @@ class _MonitoredSession:
     def run_step_fn(self, step_fn):
         """Calls step_fn(step_context) where step_context.run_with_hooks runs with the hooks,
         step_context.session is the raw session and step_context.request_stop() ends the loop."""
-        if "step_context" not in step_fn.__code__.co_varnames[:step_fn.__code__.co_argcount]:
+        step_fn_arguments = _fn_args(step_fn)
+        if step_fn_arguments not in (("step_context",), ("self", "step_context")):
             raise ValueError("`step_fn` may either have one `step_context` argument, or `self` and "
                              "`step_context` arguments if it's an instance method. Got {} instead."
-                             .format(step_fn.__code__.co_varnames[:step_fn.__code__.co_argcount]))
-        try:
-            return self._sess.run_step_fn(step_fn, self._tf_sess(), run_with_hooks=None)
-        except StopIteration:
-            self._stop_requested_in_step_fn = True
-            return None
+                             .format(step_fn_arguments))
+        # step_context.request_stop() raises StopIteration out of here, as TF's does; a
+        # `with MonitoredSession()` block swallows it and closes the session.
+        return self._sess.run_step_fn(step_fn, self._tf_sess(), run_with_hooks=None)
 
     class StepContext:
         """What run_step_fn hands to step_fn: the raw session, run_with_hooks and request_stop."""
@@ -523,7 +540,7 @@ class _MonitoredSession:
             raise StopIteration("step_fn has requested the iterations to stop.")
 
     def should_stop(self):
-        return self._sess is None or getattr(self, "_stop_requested_in_step_fn", False) or self._sess.should_stop()
+        return self._sess is None or self._sess.should_stop()
 
     def close(self):
         self._close_internal()

@@ -199,7 +199,19 @@ def _momentum_fns(op):
         else:
             t = np.multiply(accum, lr, out=_tmp(accum))
         np.subtract(var, t, out=var)
-    return dense, dense  # the sparse kernel applies the same formula to the rows
+
+    def rows(values, scalars, grad):
+        if not nesterov:
+            return dense(values, scalars, grad)
+        # TF's sparse kernel: var -= lr * grad + (lr * momentum) * accum
+        var, accum = values
+        lr, momentum = scalars
+        np.multiply(accum, momentum, out=accum)
+        np.add(accum, grad, out=accum)
+        t = np.multiply(accum, lr * momentum)
+        t += np.multiply(grad, lr)
+        np.subtract(var, t, out=var)
+    return dense, rows
 
 
 _register("ApplyMomentum", attr_fn=_momentum_fns)
@@ -211,18 +223,25 @@ _register("SparseApplyMomentum", attr_fn=_momentum_fns)
 def _adagrad_fns(op):
     update_slots = op._get_attr("update_slots")
 
-    def dense(values, scalars, grad):
+    def update(values, scalars, grad, rsqrt=True):
         var, accum = values
         lr, = scalars
         t = np.multiply(grad, grad, out=_tmp(accum))
         if update_slots:
             np.add(accum, t, out=accum)
-        # var -= grad * lr * rsqrt(accum)
+        # TF's order: (grad * lr) * rsqrt(accum) (dense, and sparse rows wider than one element);
+        # (lr * grad) / sqrt(accum) (sparse, one element a row)
         np.sqrt(accum, out=t)
-        np.divide(grad, t, out=t)
-        np.multiply(t, lr, out=t)
+        if rsqrt:
+            np.divide(lr.dtype.type(1), t, out=t)
+            np.multiply(t, np.multiply(grad, lr), out=t)
+        else:
+            np.divide(np.multiply(grad, lr), t, out=t)
         np.subtract(var, t, out=var)
-    return dense, dense
+
+    def rows(values, scalars, grad):
+        update(values, scalars, grad, rsqrt=values[0][0].size > 1)
+    return update, rows
 
 
 _register("ApplyAdagrad", attr_fn=_adagrad_fns)
@@ -238,11 +257,10 @@ def _adagrad_v2_fns(op):
         t = np.multiply(grad, grad, out=_tmp(accum))
         if update_slots:
             np.add(accum, t, out=accum)
-        # var -= lr * grad / (sqrt(accum) + epsilon)
+        # var -= (grad * lr) / (sqrt(accum) + epsilon)
         np.sqrt(accum, out=t)
         np.add(t, epsilon, out=t)
-        np.divide(grad, t, out=t)
-        np.multiply(t, lr, out=t)
+        np.divide(np.multiply(grad, lr), t, out=t)
         np.subtract(var, t, out=var)
     return dense, dense
 
@@ -304,8 +322,9 @@ def _rmsprop_rows(rows, scalars, grad):
     ms += np.square(grad) * (one - rho)
     t = np.add(ms, epsilon)
     np.sqrt(t, out=t)
-    np.divide(grad, t, out=t)
+    np.divide(lr.dtype.type(1), t, out=t)     # rsqrt as a reciprocal, then (rsqrt * lr) * grad
     np.multiply(t, lr, out=t)
+    np.multiply(t, grad, out=t)
     np.multiply(mom, momentum, out=mom)
     np.add(mom, t, out=mom)
     np.subtract(var, mom, out=var)
@@ -349,8 +368,9 @@ def _centered_rmsprop_rows(rows, scalars, grad):
     t = np.add(ms, epsilon)
     t -= np.square(mg)
     np.sqrt(t, out=t)
-    np.divide(grad, t, out=t)
+    np.divide(lr.dtype.type(1), t, out=t)     # rsqrt as a reciprocal, then (rsqrt * lr) * grad
     np.multiply(t, lr, out=t)
+    np.multiply(t, grad, out=t)
     np.multiply(mom, momentum, out=mom)
     np.add(mom, t, out=mom)
     np.subtract(var, mom, out=var)
@@ -413,7 +433,8 @@ def _adadelta(values, scalars, grad):
     np.sqrt(u, out=u)
     np.add(accum, epsilon, out=t)
     np.sqrt(t, out=t)
-    np.divide(u, t, out=u)
+    np.divide(lr.dtype.type(1), t, out=t)     # rsqrt as TF's: a reciprocal, then a product
+    np.multiply(u, t, out=u)
     np.multiply(u, grad, out=u)               # update = sqrt(accum_update + eps) * rsqrt(accum + eps) * grad
     np.multiply(u, lr, out=t)
     np.subtract(var, t, out=var)              # var -= update * lr
@@ -450,8 +471,28 @@ def _proximal_gd(values, scalars, grad):
     _shrink(var, prox, alpha * l1, one + l2 * alpha, l1 > 0)
 
 
+def _scalar_row_shrink(var, prox, lr_l1, l2_lr, l1_positive):
+    """TF's sparse FOBOS path for one-element rows: `... / (1.0 + l2 * lr)` with a C++ double
+    literal, so the division is done in double and rounded once to the variable's dtype."""
+    if l1_positive:
+        num = np.sign(prox) * np.maximum(np.abs(prox) - lr_l1, 0)
+    else:
+        num = prox
+    denom = np.add(1.0, l2_lr, dtype=np.float64)
+    var[...] = (num.astype(np.float64) / denom).astype(var.dtype)
+
+
+def _proximal_gd_rows(rows, scalars, grad):
+    var, = rows
+    if var[0].size > 1:
+        return _proximal_gd(rows, scalars, grad)
+    alpha, l1, l2 = scalars
+    prox = np.subtract(var, np.multiply(alpha, grad))
+    _scalar_row_shrink(var, prox, alpha * l1, l2 * alpha, l1 > 0)
+
+
 _register("ApplyProximalGradientDescent", _proximal_gd)
-_register("SparseApplyProximalGradientDescent", rows_fn=_proximal_gd)
+_register("SparseApplyProximalGradientDescent", rows_fn=_proximal_gd_rows)
 
 
 def _proximal_adagrad(values, scalars, grad):
@@ -472,8 +513,19 @@ def _proximal_adagrad(values, scalars, grad):
     _shrink(var, prox, rate, denom, l1 > 0)
 
 
+def _proximal_adagrad_rows(rows, scalars, grad):
+    var, accum = rows
+    if var[0].size > 1:
+        return _proximal_adagrad(rows, scalars, grad)
+    lr, l1, l2 = scalars
+    accum += np.multiply(grad, grad)
+    rate = np.divide(lr, np.sqrt(accum))        # learning_rate = lr / sqrt(a)
+    prox = np.subtract(var, np.multiply(rate, grad))
+    _scalar_row_shrink(var, prox, rate * l1, l2 * rate, l1 > 0)
+
+
 _register("ApplyProximalAdagrad", _proximal_adagrad)
-_register("SparseApplyProximalAdagrad", rows_fn=_proximal_adagrad)
+_register("SparseApplyProximalAdagrad", rows_fn=_proximal_adagrad_rows)
 
 
 # -- FTRL-proximal --------------------------------------------------------------------------------
@@ -507,7 +559,38 @@ def _ftrl_fns(op):
             keep = np.abs(linear) > l1
         var[...] = np.where(keep, x / y, var.dtype.type(0))
         np.copyto(accum, new_accum)
-    return update, update
+
+    def rows(values, scalars, grad):
+        if values[0][0].size > 1:
+            return update(values, scalars, grad)
+        # TF's sparse kernel for one-element rows works a scalar at a time:
+        # linear = (linear + g) - sigma * var, var = (clip(linear, +-l1) - linear) / quadratic
+        var, accum, linear = values
+        if v2:
+            lr, l1, l2, l2_shrinkage, lr_power = scalars
+        else:
+            lr, l1, l2, lr_power = scalars
+        two = lr.dtype.type(2)
+        g = grad + two * l2_shrinkage * var if v2 else grad
+        new_accum = np.add(accum, np.multiply(grad, grad))
+        if lr_power == lr.dtype.type(-0.5):
+            new_pow, old_pow = np.sqrt(new_accum), np.sqrt(accum)
+        else:
+            new_pow, old_pow = np.power(new_accum, -lr_power), np.power(accum, -lr_power)
+        sigma = new_pow - old_pow
+        if by_lr:
+            new_linear = (linear + g * lr) - sigma * var
+            quadratic = new_pow + two * l2 * lr
+            bound = l1 * lr
+        else:
+            sigma = sigma / lr
+            new_linear = (linear + g) - sigma * var
+            quadratic = new_pow / lr + two * l2
+            bound = l1
+        var[...] = (np.maximum(np.minimum(new_linear, bound), -bound) - new_linear) / quadratic
+        np.copyto(accum, new_accum)
+        np.copyto(linear, new_linear)
+    return update, rows
 
 
 for _t in ("ApplyFtrl", "SparseApplyFtrl", "ApplyFtrlV2", "SparseApplyFtrlV2"):
@@ -538,5 +621,40 @@ def _adagrad_da(values, scalars, grad):
     np.divide(t, denom, out=var)
 
 
+def _adagrad_da_rows(rows, scalars, grad):
+    var, g_acc, gg_acc = rows
+    lr, l1, l2, step = scalars
+    dt = var.dtype.type
+    if var[0].size > 1:
+        # TF's sparse kernel for wider rows: -sign(ga) * max(|ga| / step - l1, 0) / (l2 + sqrt(gg) / (step * lr))
+        g_acc += grad
+        gg_acc += np.square(grad)
+        step_t = dt(step)
+        gs_lr = step_t * lr
+        denom = np.sqrt(gg_acc) / gs_lr
+        denom += l2
+        if l1 > 0:
+            t = np.maximum(np.abs(g_acc) / step_t - l1, dt(0))
+            num = (dt(-1) * np.sign(g_acc)) * t
+        else:
+            num = dt(-1) * (g_acc / step_t)
+        np.divide(num, denom, out=var)
+        return
+    # one element a row: TF computes in double (the accumulators are rounded back to var's dtype)
+    step_i = int(step)
+    lr_d, l1_d, l2_d = float(lr), float(l1), float(l2)
+    g = grad.astype(np.float64)
+    g_acc[...] = (g_acc.astype(np.float64) + g).astype(dt)
+    gg_acc[...] = (gg_acc.astype(np.float64) + g * g).astype(dt)
+    gs_l1 = step_i * l1_d
+    gs_l2_lr = step_i * l2_d * lr_d
+    denom = gs_l2_lr + np.sqrt(gg_acc).astype(np.float64)
+    if l1_d > 0:
+        num = np.sign(-g_acc).astype(np.float64) * lr_d * np.maximum(np.abs(g_acc).astype(np.float64) - gs_l1, 0.0)
+    else:
+        num = (-g_acc).astype(np.float64) * lr_d
+    var[...] = (num / denom).astype(dt)
+
+
 _register("ApplyAdagradDA", _adagrad_da)
-_register("SparseApplyAdagradDA", rows_fn=_adagrad_da)
+_register("SparseApplyAdagradDA", rows_fn=_adagrad_da_rows)
