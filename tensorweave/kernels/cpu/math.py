@@ -158,10 +158,22 @@ _eigen_max_min("Minimum", np.minimum)
 _TF_ROUNDED_MAX = 1 << 14
 
 
+def _on_scalars_too(exact):
+    """`exact` that also takes NumPy scalars (a scalar op's result feeding this one), as a
+    one-element array: NumPy's own scalar ufuncs round differently from TF's."""
+    def exact_any(x):
+        if isinstance(x, np.generic):
+            return exact(np.asarray(x).reshape(1))[0]
+        return exact(x)
+    return exact_any
+
+
 def _tf_rounded(op_type, fast, exact):
+    exact_any = _on_scalars_too(exact)
+
     def tf_rounded(x):
-        if isinstance(x, np.ndarray) and 0 < x.size <= _TF_ROUNDED_MAX:
-            return exact(x)
+        if isinstance(x, (np.ndarray, np.float32)) and 0 < x.size <= _TF_ROUNDED_MAX:
+            return exact_any(x)
         return fast(x)
     if op_type == "Tanh":               # elementwise, no packet tail: groups run as one call
         tf_rounded.siblings = _siblings(tf_rounded, exact, _P_ANY)
@@ -192,9 +204,11 @@ _EXACT64 = {"Exp": eigen_math.exp64, "Log": eigen_math.log64, "Tanh": eigen_math
 
 
 def _tf_rounded64(fast, exact):
+    exact_any = _on_scalars_too(exact)
+
     def tf_rounded64(x):
-        if isinstance(x, np.ndarray) and x.dtype == np.float64 and 0 < x.size <= _TF_ROUNDED_MAX:
-            return exact(x)
+        if isinstance(x, (np.ndarray, np.float64)) and x.dtype == np.float64 and 0 < x.size <= _TF_ROUNDED_MAX:
+            return exact_any(x)
         return fast(x)
     return tf_rounded64
 
@@ -256,8 +270,8 @@ def _squared_difference(op, ctx):
 
 
 def _sigmoid_f32(x):
-    if isinstance(x, np.ndarray) and 0 < x.size <= _TF_ROUNDED_MAX:
-        return eigen_math.sigmoid(x)            # TF's rounding (see _tf_rounded)
+    if isinstance(x, (np.ndarray, np.float32)) and 0 < x.size <= _TF_ROUNDED_MAX:
+        return _sigmoid_exact(x)                # TF's rounding (see _tf_rounded)
     return _sigmoid_any(x, np.float32(1))
 
 
@@ -269,13 +283,15 @@ def _sigmoid_any(x, one):
     return one / (one + e)
 
 
+_sigmoid_exact = _on_scalars_too(eigen_math.sigmoid)
+_sigmoid64_exact = _on_scalars_too(eigen_math.sigmoid64)
 # (an LSTM cell's three gate sigmoids run as one call)
 _sigmoid_f32.siblings = _siblings(_sigmoid_f32, eigen_math.sigmoid, eigen_math.PACKET)
 
 
 def _sigmoid_f64(x):
-    if isinstance(x, np.ndarray) and x.dtype == np.float64 and 0 < x.size <= _TF_ROUNDED_MAX:
-        return eigen_math.sigmoid64(x)          # TF's rounding (see _tf_rounded64)
+    if isinstance(x, (np.ndarray, np.float64)) and x.dtype == np.float64 and 0 < x.size <= _TF_ROUNDED_MAX:
+        return _sigmoid64_exact(x)              # TF's rounding (see _tf_rounded64)
     return _sigmoid_any(x, np.float64(1))
 
 
@@ -805,17 +821,39 @@ def _reduction(op_type, make):
         dt = op._outputs[0]._dtype.base_dtype.as_numpy_dtype
         axes = _static_axes(op)
         xp = ctx.xp
+        copies = op_type in _COPYING_REDUCTIONS
         if axes is not None:
             fn = make(axes, keep, dt, xp)
 
             def reduce_static(x, _axes):
+                if copies and _trivial(x, axes):
+                    return _reduction_copy(x, axes, keep, dt, xp)
                 return fn(x)
             return reduce_static
 
         def reduce_dynamic(x, a):
-            return make(_runtime_axes(x, a), keep, dt, xp)(x)
+            axes = _runtime_axes(x, a)
+            if copies and _trivial(x, axes):
+                return _reduction_copy(x, axes, keep, dt, xp)
+            return make(axes, keep, dt, xp)(x)
         return reduce_dynamic
     return factory
+
+
+# TF's ReductionOp copies its input when no axis of size > 1 is reduced (so -0.0 stays -0.0,
+# where NumPy's sum adds it to +0.0); EuclideanNorm still squares and roots.
+_COPYING_REDUCTIONS = frozenset({"Sum", "Mean", "Prod"})
+
+
+def _trivial(x, axes):
+    shape = np.shape(x)
+    return all(shape[a] == 1 for a in axes)
+
+
+def _reduction_copy(x, axes, keep, dt, xp):
+    shape = np.shape(x)
+    out = shape if keep else tuple(d for i, d in enumerate(shape) if i not in axes)
+    return xp.array(x, dtype=dt).reshape(out)
 
 
 # -- float16 and bfloat16 sums in TF's order ------------------------------------------------------
@@ -1306,11 +1344,53 @@ def _mul_no_nan(x, y):
     return np.where(y == 0, np.zeros_like(x * y), x * y)
 
 
+def _x_or_zero_eigen(value):
+    """Eigen's xlogy_op / xlog1py_op / xdivy_op for float32 and float64: value(x, y, packet
+    size) on the operands broadcast to the output, in the output's precision; 0 where x is 0 (x
+    itself in the packets, so -0.0 stays -0.0 there; +0.0 in the scalar tail of n % packet)."""
+    def x_or_zero(x, y):
+        x, y = np.asarray(x), np.asarray(y)
+        shape = np.broadcast_shapes(x.shape, y.shape)
+        size = int(np.prod(shape))
+        if not 0 < size <= _TF_ROUNDED_MAX:
+            return None
+        lanes = eigen_math.PACKET if y.dtype == np.float32 else eigen_math.PACKET64
+        with np.errstate(all="ignore"):
+            xb, yb = np.broadcast_to(x, shape), np.ascontiguousarray(np.broadcast_to(y, shape))
+            out = np.where(xb == 0, xb, value(xb, yb)).reshape(-1)
+        cut = size // lanes * lanes
+        out[cut:][out[cut:] == 0] = 0
+        return out.reshape(shape)
+    return x_or_zero
+
+
+def _x_log(log32, log64):
+    """x * log(y) with the log rounded as TF's (eigen_math: packets, then the C library's)."""
+    return lambda x, y: x * (log32 if y.dtype == np.float32 else log64)(y)
+
+
+def _x_or_zero_kernel(op_type, fn, value):
+    eigen = _x_or_zero_eigen(value)
+
+    def factory(op, ctx):
+        wide = _elementwise_kernel(op_type, fn)(op, ctx)
+        if op._outputs[0]._dtype.as_numpy_dtype not in (np.float32, np.float64):
+            return wide
+
+        def x_or_zero(x, y):
+            out = eigen(x, y)
+            return wide(x, y) if out is None else out
+        return x_or_zero
+    return factory
+
+
+_xlogy_float = _x_or_zero_kernel("Xlogy", _xlogy, _x_log(eigen_math.log, eigen_math.log64))
+
+
 @register_kernel("Xlogy")
 def _xlogy_kernel(op, ctx):
-    wide = _elementwise_kernel("Xlogy", _xlogy)(op, ctx)
     if op._outputs[0]._dtype.as_numpy_dtype is not np.float16:
-        return wide
+        return _xlogy_float(op, ctx)
 
     def xlogy_half(x, y):
         # Eigen's half rounds log(y) to half, then x * log(y) again (xlogy(3, 3) is 3.297, once-
@@ -1320,8 +1400,8 @@ def _xlogy_kernel(op, ctx):
             prod = (np.asarray(x, np.float32) * log_y).astype(np.float16)
             return np.asarray(np.where(np.asarray(x) == 0, np.float16(0), prod), np.float16)
     return xlogy_half
-_elementwise("Xlog1py", _xlog1py)
-_elementwise("Xdivy", _xdivy)
+register_kernel("Xlog1py")(_x_or_zero_kernel("Xlog1py", _xlog1py, _x_log(eigen_math.log1p, eigen_math.log1p64)))
+register_kernel("Xdivy")(_x_or_zero_kernel("Xdivy", _xdivy, np.divide))
 _elementwise("MulNoNan", _mul_no_nan)
 
 

@@ -36,7 +36,7 @@ def _relu6(op, ctx):
 
     def relu6(x):
         out = xp.maximum(x, 0, dtype=x.dtype)
-        return xp.minimum(out, 6, out=out)
+        return xp.minimum(out, 6, out=out if isinstance(out, xp.ndarray) else None)  # (or a scalar)
     return relu6
 
 
@@ -122,6 +122,8 @@ def _softsign(op, ctx):
 
     def softsign(x):
         d = xp.abs(x)
+        if not isinstance(d, xp.ndarray):       # a NumPy scalar (no out=)
+            return x / (d + 1)
         d += 1
         return xp.divide(x, d, out=d)
     return softsign
@@ -172,7 +174,7 @@ def _elu_grad(op, ctx):
     def elu_grad(g, y):
         # slope 1 where y > 0, y + 1 (= exp(x)) elsewhere; y + 1 > 1 exactly when y > 0.
         s = y + 1
-        xp.minimum(s, 1, out=s)
+        s = xp.minimum(s, 1, out=s if isinstance(s, xp.ndarray) else None)  # (or a scalar)
         s *= g
         return s
     return elu_grad
@@ -219,6 +221,8 @@ def _softsign_grad(op, ctx):
 
     def softsign_grad(g, x):
         d = xp.abs(x)
+        if not isinstance(d, xp.ndarray):
+            return g / ((d + 1) * (d + 1))
         d += 1
         d *= d
         return xp.divide(g, d, out=d)

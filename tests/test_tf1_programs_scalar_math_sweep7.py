@@ -1,0 +1,97 @@
+"""Scalar math, x*log(y)-style ops and trivial reductions as TF computes them.
+
+Expected values recorded from TensorFlow 2.21 (tensorflow.compat.v1, CPU, AVX2) by running
+these programs there: scalar results of scalar ops (a NumPy scalar inside the runtime) round as
+TF's Eigen kernels; softsign / relu6 / elu gradients run on scalars; Xlogy / Xlog1py / Xdivy keep
+x's -0.0 in Eigen's packets and give +0.0 in the scalar tail; Sum / Mean / Prod over no axis of
+size > 1 copy their input (-0.0 stays -0.0).
+"""
+
+import numpy as np
+
+import tensorweave as tf
+
+_VALS = [-2.9176, -0.8341, 0.4127, 1.7733, 3.0519]
+# cos, sin, exp, log1p, tanh, sigmoid, expm1 of float32 v * 1.37; exp, tanh, sigmoid in float64
+_WANT32 = [
+    [0xbf27e442, 0x3f4141e1, 0x3c9679c7, 0xffc00000, 0xbf7fd3cc, 0x3c93c2f3, 0xbf7b4c32],
+    [0x3ed48b29, 0xbf68e658, 0x3ea34d94, 0xffc00000, 0xbf50b945, 0x3e77a027, 0xbf2e5936],
+    [0x3f5828f4, 0x3f092718, 0x3fe14c98, 0x3ee572b4, 0x3f03109e, 0x3f23405d, 0x3f429930],
+    [0xbf41c720, 0x3f274a66, 0x4135a30f, 0x3f9dbf01, 0x3f7c0ec9, 0x3f6b466f, 0x4125a30f],
+    [0xbf01b356, 0xbf5cb644, 0x4282e03e, 0x3fd28ff2, 0x3f7fe165, 0x3f7c2593, 0x4280e03e]]
+_WANT64 = [
+    [0x3f92cf389c807fba, 0xbfeffa794b67dc66, 0x3f92785e1a9b17d1],
+    [0x3fd469b284171563, 0xbfea172893de5244, 0x3fcef404d69d1269],
+    [0x3ffc2992fc6ea91a, 0x3fe06213adc4c8e8, 0x3fe4680b98a5ff61],
+    [0x4026b4619bae0bfd, 0x3fef81d90a4177d2, 0x3fed68cdd6c34633],
+    [0x40505c080d9d2c79, 0x3feffc2cbd1e1219, 0x3fef84b272362162]]
+
+
+def _bits(v, dt):
+    return int(np.asarray(v, dt).view(np.uint32 if dt is np.float32 else np.uint64))
+
+
+def test_unary_ops_of_a_scalar_op_round_as_tf():
+    with tf.Graph().as_default():
+        p, q = tf.placeholder(tf.float32, []), tf.placeholder(tf.float32, [])
+        x = p * q                                   # a NumPy scalar at run time
+        outs = [f(x) for f in (tf.cos, tf.sin, tf.exp, tf.log1p, tf.tanh, tf.sigmoid, tf.math.expm1)]
+        pd, qd = tf.placeholder(tf.float64, []), tf.placeholder(tf.float64, [])
+        outs64 = [f(pd * qd) for f in (tf.exp, tf.tanh, tf.sigmoid)]
+        with tf.Session() as sess:
+            for v, want32, want64 in zip(_VALS, _WANT32, _WANT64):
+                got = sess.run(outs, {p: v, q: 1.37})
+                got64 = sess.run(outs64, {pd: v, qd: 1.37})
+                assert [_bits(g, np.float32) for g in got] == want32
+                assert [_bits(g, np.float64) for g in got64] == want64
+
+
+def test_softsign_relu6_elu_and_their_gradients_on_scalars():
+    with tf.Graph().as_default():
+        a, b = tf.placeholder(tf.float32, []), tf.placeholder(tf.float32, [])
+        c = a * b
+        outs = [tf.nn.softsign(c), tf.nn.relu6(c), tf.gradients(tf.nn.elu(c), [a])[0],
+                tf.gradients(tf.nn.softsign(c), [a])[0], tf.gradients(tf.nn.relu6(c), [a])[0]]
+        with tf.Session() as sess:
+            got = sess.run(outs, {a: -0.7, b: 1.3})
+    assert [float(g) for g in got] == [-0.47643977403640747, 0.0, 0.523281455039978,
+                                       0.3563498556613922, 0.0]
+
+
+def test_xlogy_xlog1py_xdivy_as_eigen_computes_them():
+    x = np.array([0.3, -1.7, 0., 2.2, -0., 0.9, 1.1, -2.5, 0.7, -0., 1.3, 0.], np.float32)
+    y = np.array([0.11, 2.9, 1.5, 0.37, 2.2, 1.9, 0.05, 2.61, 0.83, 1.2, 1.7, 0.4], np.float32)
+    want = [
+        [0xbf2984cb, 0xbfe7ae5c, 0x0, 0xc00bfda0, 0x80000000, 0x3f13e215, 0xc052e649, 0xc0197efc,
+         0xbe058fa1, 0x0, 0x3f3097d4, 0x0],
+        [0x3d003cd3, 0xc0141302, 0x0, 0x3f314d2a, 0x80000000, 0x3f754f31, 0x3d5bd438, 0xc04d64ab,
+         0x3ed8963a, 0x0, 0x3fa546f0, 0x0],
+        [0x402e8ba3, 0xbf1611a8, 0x0, 0x40be4531, 0x80000000, 0x3ef286bc, 0x41b00000, 0xbf7535f3,
+         0x3f57e753, 0x0, 0x3f43c3c3, 0x0]]
+    with tf.Graph().as_default():
+        px, py = tf.placeholder(tf.float32, [12]), tf.placeholder(tf.float32, [12])
+        outs = [tf.math.xlogy(px, py), tf.math.xlog1py(px, py), tf.math.xdivy(px, py)]
+        with tf.Session() as sess:
+            got = sess.run(outs, {px: x, py: y})
+    assert [np.asarray(g).view(np.uint32).tolist() for g in got] == want
+
+
+def test_trivial_reductions_copy_their_input():
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.float32, [1, 16])
+        q = tf.placeholder(tf.float32, [2, 16])
+        pi = tf.placeholder(tf.int32, [1, 3])
+        copies = [tf.reduce_sum(p, 0), tf.reduce_sum(p, []), tf.reduce_mean(p, []),
+                  tf.reduce_prod(p, 0), tf.reduce_max(p, []), tf.reduce_sum(q, []),
+                  tf.reduce_sum(p, 0, keepdims=True)]
+        real = [tf.reduce_sum(q, 1), tf.reduce_sum(p, [0, 1]), tf.math.reduce_euclidean_norm(p - 3, [])]
+        with tf.Session() as sess:
+            feed = {p: -np.zeros((1, 16), np.float32), q: -np.zeros((2, 16), np.float32)}
+            got_copies, got_real = sess.run([copies, real], feed)
+            ints = sess.run([tf.reduce_mean(pi, []), tf.reduce_mean(pi, 0),
+                             tf.math.reduce_euclidean_norm(pi, 0)], {pi: [[-3, 5, 7]]})
+    assert [g.shape for g in got_copies] == [(16,), (1, 16), (1, 16), (16,), (1, 16), (2, 16), (1, 16)]
+    assert all(np.signbit(g).all() for g in got_copies)
+    assert not any(np.signbit(g).any() for g in got_real)
+    np.testing.assert_array_equal(got_real[2], np.full((1, 16), 3, np.float32))
+    assert [i.tolist() for i in ints] == [[[-3, 5, 7]], [-3, 5, 7], [3, 5, 7]]
