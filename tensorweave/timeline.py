@@ -64,5 +64,5 @@ class Timeline:
                                        "pid": spid, "tid": stid, "ts": sts})
                         events.append({"name": inp, "cat": "DataFlow", "ph": "t", "id": flow_id,
                                        "pid": pid, "tid": 0, "ts": ns.all_start_micros - t0, "bp": "e"})
-        return json.dumps({"traceEvents": events, "displayTimeUnit": "ns"}, indent=None,
+        return json.dumps({"traceEvents": events}, indent=None,
                           separators=(",", ":"))
