@@ -95,3 +95,17 @@ def test_trivial_reductions_copy_their_input():
     assert not any(np.signbit(g).any() for g in got_real)
     np.testing.assert_array_equal(got_real[2], np.full((1, 16), 3, np.float32))
     assert [i.tolist() for i in ints] == [[[-3, 5, 7]], [-3, 5, 7], [3, 5, 7]]
+
+
+def test_scalar_shape_operands_fail_in_the_shape_functions():
+    # Recorded from TF 2.21: a rank-0 multiples / perm / shape is rejected when the op is built.
+    import pytest
+    with tf.Graph().as_default():
+        a = tf.placeholder(tf.int32, []) * 2
+        b = tf.placeholder(tf.int32, []) + 1
+        for fn, node in [(tf.broadcast_dynamic_shape, "BroadcastArgs"), (tf.broadcast_to, "BroadcastTo"),
+                         (tf.tile, "Tile"), (tf.transpose, "transpose")]:
+            with pytest.raises(ValueError) as e:
+                fn(a, b)
+            assert str(e.value).startswith(
+                "Shape must be rank 1 but is rank 0 for '{{node %s}}" % node), str(e.value)

@@ -306,6 +306,12 @@ class TensorShape:
             raise ValueError(f"Shape {self} must have rank {rank}")
         return self
 
+    def require_rank(self, rank):
+        """This shape when its rank is unknown or `rank`; TF's shape-function error otherwise."""
+        if self._dims is not None and len(self._dims) != rank:
+            raise ValueError(f"Shape must be rank {rank} but is rank {len(self._dims)}")
+        return self
+
     def with_rank_at_least(self, rank):
         if self._dims is not None and len(self._dims) < rank:
             raise ValueError(f"Shape {self} must have rank at least {rank}")

@@ -275,6 +275,7 @@ def scatter_nd(indices, updates, shape, name=None):
 
 def _tile_shape(op):
     x, m = op.inputs
+    m.shape.require_rank(1)
     mult = _shape_input_dims(m)
     n = x.shape.ndims
     if mult is None:
@@ -356,6 +357,7 @@ def tile(input, multiples, name=None):
 
 def _broadcast_to_shape(op):
     x, s = op.inputs
+    s.shape.require_rank(1)
     target = _shape_from_tensor(s)
     if target.ndims is None or x.shape.ndims is None:
         return [target]

@@ -428,6 +428,8 @@ def diag_part(input, name=None):
 
 
 def _broadcast_args_shape(op):
+    for t in op.inputs:
+        t.shape.require_rank(1)
     a, b = (_partial_dims(t) for t in op.inputs)
     if a is None or b is None:
         return [unknown_shape(1)]

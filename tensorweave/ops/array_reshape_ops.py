@@ -115,6 +115,7 @@ def _perm_of(op):
 
 def _transpose_shape(op):
     x = op.inputs[0]
+    op.inputs[1].shape.require_rank(1)
     perm = _perm_of(op)
     n = x.shape.ndims
     if perm is None:
