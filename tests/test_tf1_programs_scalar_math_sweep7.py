@@ -109,3 +109,29 @@ def test_scalar_shape_operands_fail_in_the_shape_functions():
                 fn(a, b)
             assert str(e.value).startswith(
                 "Shape must be rank 1 but is rank 0 for '{{node %s}}" % node), str(e.value)
+
+
+def test_wrong_dtype_and_rank_operands_as_tensorflow():
+    # Recorded from TF 2.21.
+    import pytest
+    with tf.Graph().as_default():
+        pv = tf.placeholder(tf.float32, [3])
+        pm = tf.placeholder(tf.float32, [2, 3])
+        ps = tf.placeholder(tf.float32, [])
+        pi = tf.placeholder(tf.int32, [None])
+        dims_msg = "Value passed to parameter 'dims' has DataType float32 not in list of allowed values: int32, int64"
+        for fn, arg in [(tf.ones, pv), (tf.ones, ps), (tf.zeros, pv)]:
+            with pytest.raises(TypeError) as e:
+                fn(arg)
+            assert str(e.value) == dims_msg
+        with pytest.raises(TypeError) as e:
+            tf.multinomial(pm, pv)
+        assert str(e.value) == ("Input 'num_samples' of 'Multinomial' Op has type float32 that does not "
+                                "match expected type of int32.")
+        with pytest.raises(ValueError) as e:
+            tf.histogram_fixed_width(pm, pm)
+        assert str(e.value).startswith("Shape must be rank 1 but is rank 2 for '{{node histogram_fixed_width}}")
+        top = tf.nn.top_k(pv, pi)
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.InvalidArgumentError, match=r"k must be scalar, got shape \[2\]"):
+                sess.run(top, {pv: [1, 2, 3], pi: [1, 2]})

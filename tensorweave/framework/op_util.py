@@ -26,6 +26,16 @@ def apply_op(op_type, inputs, out_dtypes, name, attrs=None, shapes=None):
     return list(op._outputs)
 
 
+def typed_input(value, dtype, arg, op_type, name=None):
+    """`value` as a tensor of the fixed input type `dtype` (an op input without a type attr):
+    a tensor of another dtype is TF's op-builder TypeError."""
+    from .constant_op import convert_to_tensor
+    if isinstance(value, Tensor) and value.dtype.base_dtype != dtype:
+        raise TypeError(f"Input '{arg}' of '{op_type}' Op has type {value.dtype.base_dtype.name} "
+                        f"that does not match expected type of {dtype.name}.")
+    return convert_to_tensor(value, dtype=dtype, name=name or arg)
+
+
 def _densified(inputs):
     """Inputs with IndexedSlices made dense, as TF's op wrappers do by converting every input:
     a gather's gradient reaching a gradient function that feeds it to an ordinary op (MatMul's,

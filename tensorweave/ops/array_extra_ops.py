@@ -264,6 +264,8 @@ def bitcast(input, type, name=None):  # noqa: A002
 # -- histograms ------------------------------------------------------------------------------
 
 def _hist_shape(op):
+    op.inputs[1].shape.require_rank(1)
+    op.inputs[2].shape.require_rank(0)
     n = _static_int(op.inputs[2])
     if n is not None and n <= 0:
         note_input_value(2, n)

@@ -605,6 +605,7 @@ def _filled(shape, dtype, one, default_name, name):
                                       "Fill")
         if shape.shape.ndims == 0:
             shape = reshape(shape, [-1])
+        shape = _index_tensor(shape, None, "dims", "Fill")   # (a float tensor: TF's TypeError)
         value = constant(v, dtype=dtype)
         return apply_op("Fill", [shape, value], [dtype], scope,
                         attrs={"T": dtype, "index_type": _base(shape)})

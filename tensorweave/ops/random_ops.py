@@ -18,7 +18,7 @@ from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import constant_value, convert_to_tensor
 from ..framework.graph import Tensor, get_default_graph, name_scope
-from ..framework.op_util import apply_op, unchanged_shape
+from ..framework.op_util import apply_op, typed_input, unchanged_shape
 from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
 
 __all__ = ["random_normal", "random_uniform", "truncated_normal", "random_shuffle", "multinomial",
@@ -221,7 +221,7 @@ def _multinomial(logits, num_samples, seed, output_dtype):
                         f"list of allowed values: int32, int64")
     attrs = dict(_seed_attrs(seed), T=logits.dtype.base_dtype, output_dtype=output_dtype)
     with name_scope("Multinomial") as scope:
-        n = convert_to_tensor(num_samples, dtype=_dtypes.int32, name="num_samples")
+        n = typed_input(num_samples, _dtypes.int32, "num_samples", "Multinomial")
         return apply_op("Multinomial", [logits, n], [output_dtype], scope, attrs=attrs)
 
 

@@ -179,6 +179,9 @@ def _top_k(op, ctx):
     index_dtype = op._attrs["index_type"].as_numpy_dtype if "index_type" in op._attrs else np.int32
 
     def top_k(x, k):
+        if np.ndim(k) != 0:
+            dims = ",".join(map(str, np.shape(k)))
+            raise errors.InvalidArgumentError(None, None, f"k must be scalar, got shape [{dims}]")
         k = int(k)
         if x.ndim < 1:
             raise errors.InvalidArgumentError(None, None, "input must be >= 1-D, got shape []")
