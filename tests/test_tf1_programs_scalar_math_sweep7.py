@@ -135,3 +135,24 @@ def test_wrong_dtype_and_rank_operands_as_tensorflow():
         with tf.Session() as sess:
             with pytest.raises(tf.errors.InvalidArgumentError, match=r"k must be scalar, got shape \[2\]"):
                 sess.run(top, {pv: [1, 2, 3], pi: [1, 2]})
+
+
+def test_one_hot_run_time_depth_vector_and_float_op_seeds():
+    # Recorded from TF 2.21: a fed non-scalar depth is the kernel's InvalidArgumentError; a float
+    # op seed becomes an int attr (1.5 -> 1) and draws as that seed.
+    import pytest
+    with tf.Graph().as_default():
+        pi = tf.placeholder(tf.int32, [None])
+        hot = tf.one_hot(pi, pi, 3)
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.InvalidArgumentError, match=r"depth must be a scalar, but got: \[3\]"):
+                sess.run(hot, {pi: [1, 0, 2]})
+    with tf.Graph().as_default():
+        tf.set_random_seed(3)
+        a = tf.random_uniform([4], seed=1.5)
+        b = tf.random_shuffle(tf.range(6), seed=2.7)
+        assert (a.op.get_attr("seed2"), b.op.get_attr("seed2")) == (1, 2)
+        with tf.Session() as sess:
+            va, vb = sess.run([a, b])
+        np.testing.assert_array_equal(va, np.array([0.77806914, 0.5052885, 0.6250366, 0.15178597], np.float32))
+        assert vb.tolist() == [1, 5, 3, 0, 2, 4]

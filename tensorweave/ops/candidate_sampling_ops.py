@@ -78,7 +78,7 @@ def _sampler(op_type, true_classes, num_true, num_sampled, unique, range_max, se
     if range_max is not None:
         attrs["range_max"] = int(range_max)
     attrs.update(extra)
-    attrs.update({"seed": seed1 or 0, "seed2": seed2 or 0})
+    attrs.update({"seed": int(seed1 or 0), "seed2": int(seed2 or 0)})
     outs = apply_op(op_type, [true_classes], [_dtypes.int64, _dtypes.float32, _dtypes.float32],
                     name or op_type, attrs=attrs)
     return _RESULT[op_type](*outs)
@@ -149,5 +149,5 @@ def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=Non
     seed1, seed2 = get_seed(seed)
     outs = apply_op("ComputeAccidentalHits", [true_classes, sampled_candidates],
                     [_dtypes.int32, _dtypes.int64, _dtypes.float32], name or "ComputeAccidentalHits",
-                    attrs={"num_true": int(num_true), "seed": seed1 or 0, "seed2": seed2 or 0})
+                    attrs={"num_true": int(num_true), "seed": int(seed1 or 0), "seed2": int(seed2 or 0)})
     return ComputeAccidentalHits(*outs)

@@ -60,7 +60,7 @@ def set_random_seed(seed):
 
 def _seed_attrs(seed):
     s1, s2 = get_seed(seed)
-    return {"seed": s1 or 0, "seed2": s2 or 0}
+    return {"seed": int(s1 or 0), "seed2": int(s2 or 0)}   # (int attrs: a float seed truncates, as TF's op builder)
 
 
 # -- shapes ------------------------------------------------------------------------------------

@@ -682,6 +682,9 @@ def _one_hot(op, ctx):
     def one_hot(indices, depth, on, off):
         if axis != -1 and not 0 <= axis <= indices.ndim:
             raise _bad(f"Expected axis to be -1 or between [0, {indices.ndim + 1}).  But received: {axis}")
+        if np.ndim(depth) != 0:
+            dims = ",".join(map(str, np.shape(depth)))
+            raise _bad(f"depth must be a scalar, but got: [{dims}]")
         d = int(depth)
         if d < 0:
             raise _bad(f"depth must be non-negative, got: {d}")
