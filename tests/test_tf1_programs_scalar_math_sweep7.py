@@ -156,3 +156,34 @@ def test_one_hot_run_time_depth_vector_and_float_op_seeds():
             va, vb = sess.run([a, b])
         np.testing.assert_array_equal(va, np.array([0.77806914, 0.5052885, 0.6250366, 0.15178597], np.float32))
         assert vb.tolist() == [1, 5, 3, 0, 2, 4]
+
+
+def test_op_names_clip_by_norm_and_argmax_axis_as_tensorflow():
+    # Recorded from TF 2.21.
+    import pytest
+    with tf.Graph().as_default():
+        v = tf.constant([3.0, 4.0])
+        with pytest.raises(TypeError, match="expected string or bytes-like object, got 'int'"):
+            tf.abs(v, 2)
+        assert tf.abs(v, name=b"ab").name == "ab:0"
+        clipped = [tf.clip_by_norm(v, tf.constant(2)), tf.clip_by_norm(v, -1.0),
+                   tf.clip_by_norm(tf.constant([3.0, 4.0], tf.float16), tf.constant(2.0))]
+        ops = [op.name for op in tf.get_default_graph().get_operations()]
+        assert ops[ops.index("clip_by_norm/Maximum/y"):][:4] == ["clip_by_norm/Maximum/y", "clip_by_norm/Maximum", "clip_by_norm/Cast",
+                            "clip_by_norm/mul"]
+        m, vec = tf.placeholder(tf.float32, [2, 3]), tf.placeholder(tf.float32, [3])
+        assert tf.argmax(vec, 5).shape.as_list() == []        # a vector's arg max is a scalar
+        with pytest.raises(ValueError, match="Shape must be rank 0 but is rank 1"):
+            tf.argmax(m, tf.placeholder(tf.int32, [1]))
+        with pytest.raises(TypeError, match="axis must be int or Tensor with integer datatype"):
+            tf.argmax(m, [1])
+        with pytest.raises(TypeError, match=r"axis tensor dtypes <dtype: 'float32'> is not supported"):
+            tf.argmax(m, tf.constant(1.0))
+        assert tf.argmin(m, [1]).shape.as_list() == [2]
+        with tf.Session() as sess:
+            got = sess.run(clipped)
+            with pytest.raises(tf.errors.InvalidArgumentError):
+                sess.run(tf.argmax(vec, 5), {vec: [1, 2, 3]})
+    np.testing.assert_allclose(got[0], [1.2, 1.6], rtol=1e-6)
+    assert got[1].tolist() == [0.0, 0.0]
+    assert got[2].dtype == np.float16

@@ -166,6 +166,10 @@ class Graph:
                 raise TypeError(f"Input to op {op_type} must be a Tensor, got {type(t).__name__}")
             if t._op._graph is not self:
                 raise _graph_mismatch(t, inputs, self, name, op_type)
+        if isinstance(name, bytes):
+            name = name.decode("utf-8")
+        elif not isinstance(name, str):        # (TF's name-scope regex match)
+            raise TypeError(f"expected string or bytes-like object, got '{type(name).__name__}'")
         with self._lock:
             name = self.unique_name(name, mark_as_used=True) if not name.endswith("/") else name[:-1]
             if not _VALID_OP_NAME.match(name) and not (self._internal_names and name.startswith("_")):

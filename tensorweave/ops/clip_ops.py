@@ -6,6 +6,8 @@
 
 import collections.abc
 
+import numpy as np
+
 from ..framework import dtypes as _dtypes
 from ..framework.constant_op import constant, convert_to_tensor
 from ..framework.graph import colocate_with, name_scope
@@ -30,6 +32,12 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     m, a = _math(), _array()
     with name_scope(name, "clip_by_norm", [t, clip_norm]) as name:
         values = convert_to_tensor(t.values if isinstance(t, IndexedSlices) else t, name="t")
+        # As TF 2.21: a negative clip_norm clips to 0; a tensor one is cast to the values' dtype.
+        if np.isscalar(clip_norm):
+            if clip_norm < 0:
+                clip_norm = 0
+        else:
+            clip_norm = m.cast(m.maximum(clip_norm, 0), dtype=values.dtype)
         l2sum = m.reduce_sum(values * values, axes, keepdims=True)
         pred = l2sum > 0
         # Two-tap where: the gradient of sqrt at 0 never reaches the result (no NaN gradients).

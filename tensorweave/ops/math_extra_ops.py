@@ -16,9 +16,10 @@ from ..framework.graph import Tensor
 from ..framework.graph import name_scope as _name_scope
 from ..framework.op_util import apply_op, broadcast_shape_fn, unchanged_shape
 from ..framework.tensor_shape import TensorShape, unknown_shape
+from .math_reduction_ops import arg_max  # noqa: F401  (re-exported)
 from .math_ops import (
     _a, _binary, _check_allowed, _dense, _FLOAT, _INDEX, _NUMBER, _REAL, _reduce_to, _unary,
-    _unsorted_segment_shape, _segment_shape, argmax, argmin, cast, equal, exp, maximum, minimum,
+    _unsorted_segment_shape, _segment_shape, argmin, cast, equal, exp, maximum, minimum,
     reduce_mean, reduce_sum, segment_sum, sqrt, square, unsorted_segment_sum,
 )
 
@@ -583,11 +584,6 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
 
 
 # -- TF1 aliases ---------------------------------------------------------------------------------
-
-def arg_max(input, dimension, output_type=_dtypes.int64, name=None):  # noqa: A002
-    """TF1's generated ArgMax (dimension is required)."""
-    return argmax(input, axis=dimension, output_type=output_type, name=name)
-
 
 def arg_min(input, dimension, output_type=_dtypes.int64, name=None):  # noqa: A002
     return argmin(input, axis=dimension, output_type=output_type, name=name)

@@ -382,6 +382,9 @@ def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=_dtypes.int
 
 def _arg_shape(op):
     x = op._inputs[0]._shape
+    op._inputs[1]._shape.require_rank(0)
+    if x.ndims is not None and x.ndims <= 1:
+        return [TensorShape([])]        # (TF: a scalar for a vector, whatever the axis)
     axis = constant_value(op._inputs[1])
     note_input_value(1, axis)
     if x.ndims is None:
@@ -406,10 +409,23 @@ registry.no_gradient("ArgMax")
 registry.no_gradient("ArgMin")
 
 
-def _arg(op_type, input, axis, name, dimension, output_type):  # noqa: A002
+def _arg(op_type, input, axis, name, dimension, output_type, check_axis=False):  # noqa: A002
     axis = _deprecated("axis", axis, "dimension", dimension)
     if axis is None:
         axis = 0
+    if check_axis:                      # (TF's argmax_v2 checks; argmin_v2 and arg_max do not)
+        if isinstance(axis, Tensor):
+            dt = axis.dtype.base_dtype
+            if dt not in (_dtypes.int8, _dtypes.uint8, _dtypes.int16, _dtypes.uint16, _dtypes.int32,
+                          _dtypes.int64):
+                raise TypeError(f"axis tensor dtypes <dtype: '{dt.name}'> is not supported")
+            if dt in (_dtypes.int8, _dtypes.uint8, _dtypes.int16, _dtypes.uint16):
+                from .math_ops import cast
+                axis = cast(axis, _dtypes.int32)
+        elif hasattr(axis, "dtype"):    # a NumPy value: never in TF's set of tf.DTypes
+            raise TypeError(f"axis tensor dtypes {axis.dtype} is not supported")
+        elif not isinstance(axis, int):
+            raise TypeError("axis must be int or Tensor with integer datatype")
     output_type = _dtypes.as_dtype(output_type).base_dtype
     if output_type not in (_dtypes.int32, _dtypes.int64, _dtypes.int16, _dtypes.uint16):
         raise TypeError(f"Value passed to parameter 'output_type' has DataType {output_type.name} not in "
@@ -427,7 +443,12 @@ def _arg(op_type, input, axis, name, dimension, output_type):  # noqa: A002
 
 def argmax(input, axis=None, name=None, dimension=None, output_type=_dtypes.int64):  # noqa: A002
     """Index of the largest value along `axis` (default 0); ties give the first index."""
-    return _arg("ArgMax", input, axis, name, dimension, output_type)
+    return _arg("ArgMax", input, axis, name, dimension, output_type, check_axis=True)
+
+
+def arg_max(input, dimension, output_type=_dtypes.int64, name=None):  # noqa: A002
+    """TF1's generated ArgMax (dimension is required)."""
+    return _arg("ArgMax", input, dimension, name, None, output_type)
 
 
 def argmin(input, axis=None, name=None, dimension=None, output_type=_dtypes.int64):  # noqa: A002
