@@ -188,3 +188,47 @@ def test_op_names_clip_by_norm_and_argmax_axis_as_tensorflow():
     np.testing.assert_allclose(got[0], [1.2, 1.6], rtol=1e-6)
     assert got[1].tolist() == [0.0, 0.0]
     assert got[2].dtype == np.float16
+
+
+def test_dtype_checks_of_mixed_and_bool_operands_as_tensorflow():
+    # Recorded from TF 2.21.
+    import pytest
+    with tf.Graph().as_default():
+        pv, pi = tf.placeholder(tf.float32, [3]), tf.placeholder(tf.int32, [3])
+        pb, mb = tf.placeholder(tf.bool, [3]), tf.placeholder(tf.bool, [3, 3])
+        ph = tf.placeholder(tf.float16, [3])
+        cases = [
+            (lambda: tf.setdiff1d(pi, pv), "Input 'y' of 'ListDiff' Op has type float32 that does not match type "
+                                           "int32 of argument 'x'."),
+            (lambda: tf.searchsorted(pv, [1, 2]), "Input 'values' of 'LowerBound' Op has type int32 that does not "
+                                                  "match type float32 of argument 'sorted_inputs'."),
+            (lambda: tf.nn.sigmoid_cross_entropy_with_logits(labels=[1, 0, 1], logits=pv),
+             "Input 'y' of 'Mul' Op has type int32 that does not match type float32 of argument 'x'."),
+            (lambda: tf.histogram_fixed_width(pi, pv), "Input 'value_range' of 'HistogramFixedWidth' Op has type "
+                                                       "float32 that does not match type int32 of argument 'values'."),
+            (lambda: tf.diag(pb), "Value passed to parameter 'diagonal' has DataType bool not in list of allowed "
+                                  "values: bfloat16, float16, float32, float64, int32, int64, complex64, complex128"),
+            (lambda: tf.real(pb), "input must be a numeric tensor, but got tensor with dtype <dtype: 'bool'>"),
+            (lambda: tf.math.bincount(tf.constant([1, 2, 1]), tf.constant([True, False, True])),
+             "Value passed to parameter 'weights' has DataType bool not in list of allowed values: int32, int64, "
+             "float32, float64"),
+        ]
+        for fn, msg in cases:
+            with pytest.raises(TypeError) as e:
+                fn()
+            assert str(e.value) == msg
+        for fn in (lambda: tf.cross(pb, pb), lambda: tf.nn.bias_add(mb, pb)):
+            with pytest.raises(TypeError, match="has DataType bool not in list of allowed values"):
+                fn()
+        with pytest.raises(ValueError, match="Shape must be rank 0 but is rank 1"):
+            tf.range(ph)
+        mask = tf.sequence_mask(ph, 4)                       # float16 lengths: a float16 Range
+        diag = tf.linalg.diag(pb)                            # bool: False padding
+        part = tf.linalg.diag_part(mb)
+        grow = tf.expand_dims(pv, tf.placeholder(tf.int32, [2]))   # value unknown: checked at run time
+        assert grow.shape.ndims is None
+        with tf.Session() as sess:
+            got = sess.run([mask, diag, part], {ph: [1, 2.5, 0], pb: [True, False, True], mb: np.eye(3, dtype=bool)})
+    assert got[0].tolist() == [[True, False, False, False], [True, True, False, False], [False] * 4]
+    assert got[1].tolist() == [[True, False, False], [False, False, False], [False, False, True]]
+    assert got[2].tolist() == [True, True, True]

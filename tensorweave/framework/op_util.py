@@ -36,6 +36,17 @@ def typed_input(value, dtype, arg, op_type, name=None):
     return convert_to_tensor(value, dtype=dtype, name=name or arg)
 
 
+def matching_input(value, like, arg, like_arg, op_type, name=None):
+    """`value` as a tensor of `like`'s dtype (two inputs of one type attr): a tensor of another
+    dtype is TF's op-builder TypeError."""
+    from .constant_op import convert_to_tensor
+    dt = like.dtype.base_dtype
+    if isinstance(value, Tensor) and value.dtype.base_dtype != dt:
+        raise TypeError(f"Input '{arg}' of '{op_type}' Op has type {value.dtype.base_dtype.name} that does "
+                        f"not match type {dt.name} of argument '{like_arg}'.")
+    return convert_to_tensor(value, dtype=dt, name=name or arg)
+
+
 def _densified(inputs):
     """Inputs with IndexedSlices made dense, as TF's op wrappers do by converting every input:
     a gather's gradient reaching a gradient function that feeds it to an ordinary op (MatMul's,

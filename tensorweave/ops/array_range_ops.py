@@ -63,7 +63,7 @@ def _range_value(op, value_of):
             ).astype(dt.as_numpy_dtype)
 
 
-_RANGE_ORDER = [_dtypes.int32, _dtypes.int64, _dtypes.float32, _dtypes.float64]
+_RANGE_ORDER = [_dtypes.int32, _dtypes.int64, _dtypes.float16, _dtypes.bfloat16, _dtypes.float32, _dtypes.float64]
 
 
 def _cast(t, dtype):
@@ -76,7 +76,7 @@ def _cast(t, dtype):
 
 def range(start, limit=None, delta=1, dtype=None, name="range"):
     """[start, start + delta, ...) up to (excluding) `limit`; `range(n)` counts from 0. The dtype
-    is the widest of the arguments' (int32 < int64 < float32 < float64) unless given."""
+    is the widest of the arguments' (int32 < int64 < float16 < bfloat16 < float32 < float64) unless given."""
     if limit is None:
         start, limit = 0, start
     g = _graph()

@@ -193,7 +193,7 @@ def _expand_dims_shape(op):
     dv = constant_value(d)
     axis = int(np.asarray(dv).ravel()[0]) if dv is not None and np.size(dv) == 1 else None
     n = x.shape.ndims
-    if d.shape.num_elements() not in (None, 1):
+    if dv is not None and np.size(dv) != 1:     # (TF checks a known value only)
         note_input_value(1, dv)
         raise ValueError(f"'dim' input must be a tensor with a single value")
     if axis is None or n is None:

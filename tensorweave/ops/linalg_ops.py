@@ -435,11 +435,17 @@ def _check_align(align):
                          f"\"LEFT_RIGHT\", \"RIGHT_LEFT\", \"LEFT_LEFT\", \"RIGHT_RIGHT\"")
 
 
+def _is_bool(x):
+    return getattr(x, "dtype", None) is not None and _dtypes.as_dtype(x.dtype).base_dtype == _dtypes.bool
+
+
 def matrix_diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
     """Batched diagonal matrices: out[..., i, i + k] = diagonal[..., i], padding_value elsewhere;
     with k = (lo, hi), diagonal[..., hi - d, :] fills diagonal d (packed by `align`);
     num_rows/num_cols as in TF, -1 = the smallest that fits."""
     _check_align(align)
+    if _is_bool(diagonal):
+        padding_value = bool(padding_value)     # (as TF: 0 would not convert to bool)
     g = get_default_graph()
     with g.name_scope(name or "MatrixDiagV3") as scope:
         d = convert_to_tensor(diagonal, name="diagonal")
@@ -453,6 +459,8 @@ def matrix_diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT
     """The k-th diagonal of each innermost matrix: out[..., i] = input[..., i, i + k]; with
     k = (lo, hi), the band's diagonals stacked (upper first), padded as `align` says."""
     _check_align(align)
+    if _is_bool(input):
+        padding_value = bool(padding_value)
     g = get_default_graph()
     with g.name_scope(name or "MatrixDiagPartV3") as scope:
         x = convert_to_tensor(input, name="input")

@@ -263,6 +263,8 @@ def conj(x, name=None):
 def real(input, name=None):  # noqa: A002
     """The real part of a complex tensor; real tensors are returned unchanged."""
     input = convert_to_tensor(input)
+    if input.dtype.base_dtype in (_dtypes.bool, _dtypes.string, _dtypes.resource, _dtypes.variant):
+        raise TypeError(f"input must be a numeric tensor, but got tensor with dtype <dtype: '{input.dtype.base_dtype.name}'>")
     if not input.dtype.is_complex:
         return input
     out = _dtypes.float32 if input.dtype.base_dtype is _dtypes.complex64 else _dtypes.float64

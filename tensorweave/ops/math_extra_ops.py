@@ -468,6 +468,7 @@ def _bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_dtypes.i
         arr = convert_to_tensor(arr, name="arr")
         if weights is not None:
             weights = convert_to_tensor(weights, name="weights")
+            _check_allowed("weights", weights.dtype, ("int32", "int64", "float32", "float64"))
         if weights is not None and binary_output:
             raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. Please specify "
                              "only one.")

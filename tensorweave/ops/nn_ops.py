@@ -369,6 +369,11 @@ def _bias_add_grad_grad(op, grad):
     return [bias_add(_array().zeros_like(x), grad, data_format=op._get_attr("data_format"))]
 
 
+_BIAS_ADD_TYPES = ("float32", "float64", "int32", "uint8", "int16", "int8", "complex64", "int64", "qint8",
+                   "quint8", "qint32", "bfloat16", "qint16", "quint16", "uint16", "complex128", "float16",
+                   "uint32", "uint64")
+
+
 def bias_add(value, bias, data_format=None, name=None):
     """value + bias, `bias` (1-D) added along the channel axis (last for NHWC, 1 for NCHW)."""
     with name_scope(name, "BiasAdd", [value, bias]) as name:
@@ -383,6 +388,9 @@ def bias_add(value, bias, data_format=None, name=None):
         else:
             raise ValueError("data_format must be of the form `N...C` or `NC...`")
         value = convert_to_tensor(value, name="input")
+        if value.dtype.base_dtype.name not in _BIAS_ADD_TYPES:
+            raise TypeError(f"Value passed to parameter 'value' has DataType {value.dtype.base_dtype.name} not "
+                            f"in list of allowed values: {', '.join(_BIAS_ADD_TYPES)}")
         bias = convert_to_tensor(bias, dtype=value.dtype.base_dtype, name="bias")
         dt = value.dtype.base_dtype
         return apply_op("BiasAdd", [value, bias], [dt], name, attrs={"T": dt, "data_format": data_format})
@@ -640,9 +648,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None, _sent
     m, a = _math(), _array()
     with name_scope(name, "logistic_loss", [logits, labels]) as name:
         logits = convert_to_tensor(logits, name="logits")
-        labels = convert_to_tensor(labels, name="labels")
-        if labels.dtype.base_dtype != logits.dtype.base_dtype:
-            labels = convert_to_tensor(labels, dtype=logits.dtype.base_dtype)
+        labels = convert_to_tensor(labels, name="labels")     # (other dtypes fail at logits * labels)
         _check_same_shape(labels, logits)
         zeros = a.zeros_like(logits)
         cond = m.greater_equal(logits, zeros)
