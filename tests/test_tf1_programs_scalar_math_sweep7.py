@@ -232,3 +232,27 @@ def test_dtype_checks_of_mixed_and_bool_operands_as_tensorflow():
     assert got[0].tolist() == [[True, False, False, False], [True, True, False, False], [False] * 4]
     assert got[1].tolist() == [[True, False, False], [False, False, False], [False, False, True]]
     assert got[2].tolist() == [True, True, True]
+
+
+def test_list_attr_arguments_checked_as_tfs_generated_wrappers():
+    # Recorded from TF 2.21.
+    import pytest
+    with tf.Graph().as_default():
+        pv = tf.placeholder(tf.float32, [1, 3])
+        pi = tf.placeholder(tf.int32, [3], name="pi")
+        for fn, msg in [(lambda: tf.squeeze(pv, pi), "Expected list for 'axis' argument to 'squeeze' Op, not "
+                                                     "<tf.Tensor 'pi:0' shape=(3,) dtype=int32>."),
+                        (lambda: tf.squeeze(pv, np.array([0])), "Expected list for 'axis' argument to 'squeeze' Op, "
+                                                                "not array([0])."),
+                        (lambda: tf.squeeze(pv, "0"), "Expected int for argument 'axis' not '0'."),
+                        (lambda: tf.dynamic_stitch(pi, [pv]), "Expected list for 'indices' argument to "
+                                                              "'dynamic_stitch' Op, not <tf.Tensor 'pi:0' shape=(3,) "
+                                                              "dtype=int32>."),
+                        (lambda: tf.nn.moments(pv, pi), "Expected list for 'axis' argument to 'squeeze' Op, not "
+                                                        "<tf.Tensor 'pi:0' shape=(3,) dtype=int32>.")]:
+            with pytest.raises(TypeError) as e:
+                fn()
+            assert str(e.value) == msg
+        with pytest.raises(ValueError, match=r"squeeze_dims\[0\] not in \[-2,2\)"):
+            tf.squeeze(pv, 2.5)                     # int(2.5) = 2, as TF's make_int
+        assert tf.squeeze(pv, np.int64(0)).shape.as_list() == [3]

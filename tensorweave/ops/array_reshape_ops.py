@@ -2,7 +2,6 @@
 expand_dims, squeeze.
 """
 
-import numbers
 
 import numpy as np
 
@@ -277,6 +276,16 @@ def _squeeze_grad(op, grad):
     return [reshape(grad, shape(op.inputs[0]))]
 
 
+def _make_int(v, arg):
+    """An int attr from v as TF's op wrappers make it (int(v): 2.5 -> 2; strings refused)."""
+    if isinstance(v, str):
+        raise TypeError(f"Expected int for argument '{arg}' not {v!r}.")
+    try:
+        return int(v)
+    except (ValueError, TypeError):
+        raise TypeError(f"Expected int for argument '{arg}' not {v!r}.") from None
+
+
 def squeeze(input, axis=None, name=None, squeeze_dims=None):
     """Removes dimensions of size 1 (all of them, or those listed in `axis`)."""
     if squeeze_dims is not None:
@@ -285,9 +294,11 @@ def squeeze(input, axis=None, name=None, squeeze_dims=None):
         axis = squeeze_dims
     if axis is None:
         axis = []
-    elif isinstance(axis, (numbers.Integral, np.integer)):
+    elif np.isscalar(axis):
         axis = [axis]
-    axis = [int(a) for a in axis]
+    elif not isinstance(axis, (list, tuple)):      # (TF's generated wrapper's check)
+        raise TypeError(f"Expected list for 'axis' argument to 'squeeze' Op, not {axis!r}.")
+    axis = [_make_int(a, "axis") for a in axis]
     with _graph().name_scope(name or "Squeeze") as scope:  # TF: "Squeeze/input"
         input = _to_tensor(input, name="input")
         return apply_op("Squeeze", [input], [_base(input)], scope,

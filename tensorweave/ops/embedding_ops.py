@@ -116,6 +116,10 @@ registry.register_gradient("ParallelDynamicStitch")(_dynamic_stitch_grad)
 
 
 def _stitch(op_type, indices, data, name):
+    wrapper = "dynamic_stitch" if op_type == "DynamicStitch" else "parallel_dynamic_stitch"
+    for arg, v in (("indices", indices), ("data", data)):
+        if not isinstance(v, (list, tuple)):      # (TF's generated wrapper's check)
+            raise TypeError(f"Expected list for '{arg}' argument to '{wrapper}' Op, not {v!r}.")
     indices = [convert_to_tensor(i, dtype=_dtypes.int32) for i in indices]
     data = [convert_to_tensor(d) for d in data]
     if len(indices) != len(data):
