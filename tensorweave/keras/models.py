@@ -152,9 +152,16 @@ class Model(TrainingMixin, Layer):
         if input_shape is None:
             raise ValueError("Input shape must be defined when calling `build()` on a `Model` "
                              "subclass.")
+        self._build_by_call(input_shape)
+
+    def _build_by_call(self, input_shape):
+        """As TF's v1 Model.build: runs `call` (not `__call__`: no model name scope, no keras
+        history) on a float placeholder ("Placeholder"); the model gets no inputs/outputs."""
+        from ..ops import array_ops
         shape = TensorShape(input_shape)
-        x = K.placeholder(shape=shape.as_list())
-        self(x)
+        x = array_ops.placeholder(K.floatx(), shape=shape.as_list())
+        self.call(x)
+        self.built = True
 
     def _ensure_graph(self, x_arrays):
         """Builds inputs/outputs of a model that has none yet from the data's shapes."""
@@ -186,6 +193,9 @@ class Model(TrainingMixin, Layer):
     @property
     def input_shape(self):
         if self.inputs is None:
+            if isinstance(self, Sequential):   # (TF's Functional property on a bare Sequential)
+                raise AttributeError(f"'{type(self).__name__}' object has no attribute "
+                                     "'_nested_inputs'")
             raise AttributeError(f"The layer {self.name} has never been called and thus has no "
                                  "defined input shape.")
         shapes = [tuple(t.shape.as_list()) for t in self.inputs]
@@ -194,8 +204,11 @@ class Model(TrainingMixin, Layer):
     @property
     def output_shape(self):
         if self.outputs is None:
-            raise AttributeError(f"The layer {self.name} has never been called and thus has no "
-                                 "defined output shape.")
+            if isinstance(self, Sequential):
+                raise AttributeError(f"'{type(self).__name__}' object has no attribute "
+                                     "'_nested_outputs'")
+            raise AttributeError("The layer has never been called and thus has no defined output "
+                                 "shape.")
         shapes = [tuple(t.shape.as_list()) for t in self.outputs]
         return shapes[0] if len(shapes) == 1 else shapes
 
@@ -418,13 +431,34 @@ class Sequential(Model):
             return
         if input_shape is None:
             raise ValueError("You must provide an `input_shape` argument.")
-        shape = tuple(TensorShape(input_shape).as_list())
-        x = Input(batch_shape=shape, name=f"{self._first_layer_name()}_input")
-        out = self(x)
-        self.inputs, self.outputs = [x], [out]
-        self._nested_outputs = out
-        self.output_names = [self._seq_layers[-1].name]
-        self.built = True
+        # TF1 graph mode: no graph network is inferred from the shape (TF returns early from
+        # _build_graph_network_for_inferred_shape outside TF2), the layers are built by `call`.
+        self._build_by_call(input_shape)
+
+    def _assert_weights_created(self):
+        if not self.built:
+            raise ValueError(f"Weights for model '{self.name}' have not yet been created. Weights "
+                             "are created when the model is first called on inputs or `build()` "
+                             "is called with an `input_shape`.")
+
+    @property
+    def weights(self):
+        self._assert_weights_created()
+        return Model.weights.fget(self)
+
+    @property
+    def trainable_weights(self):
+        self._assert_weights_created()
+        return Model.trainable_weights.fget(self)
+
+    @property
+    def non_trainable_weights(self):
+        self._assert_weights_created()
+        return Model.non_trainable_weights.fget(self)
+
+    variables = weights
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
 
     def __call__(self, inputs, *args, **kwargs):
         out = Model.__call__(self, inputs, *args, **kwargs)

@@ -13,7 +13,8 @@ import weakref
 
 from ..framework import dtypes as _dtypes
 from ..framework.constant_op import convert_to_tensor
-from ..framework.graph import GraphKeys, Tensor, add_to_collection, get_default_graph, name_scope
+from ..framework.graph import (GraphKeys, Operation, Tensor, add_to_collection, get_default_graph,
+                               name_scope)
 
 __all__ = ["Layer", "InputSpec"]
 
@@ -59,8 +60,14 @@ class InputSpec:
         self.axes = dict(axes or {})
 
     def __repr__(self):
-        return (f"InputSpec(dtype={self.dtype}, shape={self.shape}, ndim={self.ndim}, "
-                f"max_ndim={self.max_ndim}, min_ndim={self.min_ndim}, axes={self.axes})")
+        # Keras' repr: only the fields that are set
+        spec = [f"dtype={self.dtype}" if self.dtype else "",
+                f"shape={self.shape}" if self.shape else "",
+                f"ndim={self.ndim}" if self.ndim else "",
+                f"max_ndim={self.max_ndim}" if self.max_ndim else "",
+                f"min_ndim={self.min_ndim}" if self.min_ndim else "",
+                f"axes={self.axes}" if self.axes else ""]
+        return "InputSpec(%s)" % ", ".join(x for x in spec if x)
 
 
 def _activation(identifier):
@@ -192,6 +199,11 @@ class Layer:
             return
         updates = updates if isinstance(updates, (list, tuple)) else [updates]
         for u in updates:
+            # TF's process_update: a callable is called, a tensor stands for its op
+            if callable(u) and not hasattr(u, "op"):
+                u = u()
+            if not isinstance(u, Operation) and hasattr(u, "op"):
+                u = u.op
             self._updates.append(u)
             add_to_collection(GraphKeys.UPDATE_OPS, u)
 
@@ -277,7 +289,7 @@ class Layer:
             d = dims[axis] if -nd <= axis < nd else None
             if size is not None and d is not None and d != size:
                 raise ValueError(f'{head}expected axis {axis} of input shape to have value {size}, but '
-                                 f"received input with shape {_shape_str(inputs.shape)}")
+                                 f"received input with shape {tuple(dims)}")
 
     def __call__(self, inputs, *args, **kwargs):
         vs = _vs()
@@ -299,7 +311,11 @@ class Layer:
                     self._check_input_spec(inputs)
                     if not self.built:
                         if isinstance(inputs, Tensor):
-                            if self._dtype is None and inputs.dtype.is_floating:
+                            # TF's legacy layer takes its first input's dtype, integer
+                            # ones included (tf.layers.conv2d on int32 makes int32 variables)
+                            # (RNN cells keep refusing integer inputs in their own check)
+                            if self._dtype is None and (inputs.dtype.is_floating or
+                                                        not hasattr(self, "zero_state")):
                                 self._dtype = inputs.dtype.base_dtype
                             self.build(inputs.shape)
                         else:

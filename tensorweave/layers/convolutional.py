@@ -57,9 +57,12 @@ def conv_output_length(size, k, padding, stride, dilation=1):
     return (out + stride - 1) // stride
 
 
-def deconv_output_length(size, k, padding, stride):
+def deconv_output_length(size, k, padding, stride, output_padding=None):
     if size is None:
         return None
+    if output_padding is not None:
+        pad = k // 2 if padding == "same" else 0
+        return (size - 1) * stride + k - 2 * pad + output_padding
     if padding == "valid":
         return size * stride + max(k - stride, 0)
     return size * stride
@@ -128,10 +131,14 @@ class Conv2D(Layer):
     def _fmt(self):
         return "NHWC" if self.data_format == "channels_last" else "NCHW"
 
-    def _finish(self, outputs):
+    def _finish(self, outputs, input_shape=None):
         from ..ops import nn_ops
         if self.use_bias:
             outputs = nn_ops.bias_add(outputs, self.bias, data_format=self._fmt())
+        if input_shape is not None and input_shape.ndims:
+            # as Keras' Conv.call in graph mode: the static shape from compute_output_shape
+            # (a dilated convolution's SpaceToBatchND loses the batch dimension)
+            outputs.set_shape(self.compute_output_shape(input_shape))
         if self.activation is not None:
             return self.activation(outputs)
         return outputs
@@ -143,7 +150,7 @@ class Conv2D(Layer):
         outputs = conv_ops.convolution(inputs, self.kernel, self.padding.upper(), strides=list(self.strides),
                                        data_format=self._fmt(), dilations=list(self.dilation_rate),
                                        name="Conv2D")
-        return self._finish(outputs)
+        return self._finish(outputs, inputs.shape)
 
     def compute_output_shape(self, input_shape):
         dims = TensorShape(input_shape).as_list()
@@ -188,12 +195,21 @@ class Conv2DTranspose(Conv2D):
                  activation=None, use_bias=True, kernel_initializer=None, bias_initializer=None,
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, trainable=True, name=None, **kwargs):
+        output_padding = kwargs.pop("output_padding", None)   # (Keras' argument, via **kwargs)
         super().__init__(filters, kernel_size, strides=strides, padding=padding, data_format=data_format,
                          activation=activation, use_bias=use_bias, kernel_initializer=kernel_initializer,
                          bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
                          bias_regularizer=bias_regularizer, activity_regularizer=activity_regularizer,
                          kernel_constraint=kernel_constraint, bias_constraint=bias_constraint,
                          trainable=trainable, name=name, **kwargs)
+        self.output_padding = output_padding
+        if output_padding is not None:
+            self.output_padding = _tuple(output_padding, 2, "output_padding")
+            for stride, out_pad in zip(self.strides, self.output_padding):
+                if out_pad >= stride:
+                    raise ValueError("Strides must be greater than output padding. "
+                                     f"Received strides={self.strides}, "
+                                     f"output_padding={self.output_padding}.")
 
     def _kernel_shape(self, in_channels):
         return list(self.kernel_size) + [self.filters, in_channels]
@@ -210,10 +226,15 @@ class Conv2DTranspose(Conv2D):
             h, w = shape[hi], shape[wi]
         kh, kw = self.kernel_size
         sh, sw = self.strides
-        oh = deconv_output_length(h, kh, self.padding, sh) if isinstance(h, int) else \
-            h * sh + (max(kh - sh, 0) if self.padding == "valid" else 0)
-        ow = deconv_output_length(w, kw, self.padding, sw) if isinstance(w, int) else \
-            w * sw + (max(kw - sw, 0) if self.padding == "valid" else 0)
+        op = getattr(self, "output_padding", None) or (None, None)
+        if op[0] is not None:
+            oh = deconv_output_length(h, kh, self.padding, sh, op[0])
+            ow = deconv_output_length(w, kw, self.padding, sw, op[1])
+        else:
+            oh = deconv_output_length(h, kh, self.padding, sh) if isinstance(h, int) else \
+                h * sh + (max(kh - sh, 0) if self.padding == "valid" else 0)
+            ow = deconv_output_length(w, kw, self.padding, sw) if isinstance(w, int) else \
+                w * sw + (max(kw - sw, 0) if self.padding == "valid" else 0)
         if self.data_format == "channels_last":
             out_shape = array_ops.stack([batch, oh, ow, self.filters])
         else:
@@ -228,8 +249,9 @@ class Conv2DTranspose(Conv2D):
         dims = TensorShape(input_shape).as_list()
         hi, wi = (1, 2) if self.data_format == "channels_last" else (2, 3)
         out = list(dims)
-        out[hi] = deconv_output_length(dims[hi], self.kernel_size[0], self.padding, self.strides[0])
-        out[wi] = deconv_output_length(dims[wi], self.kernel_size[1], self.padding, self.strides[1])
+        op = getattr(self, "output_padding", None) or (None, None)
+        out[hi] = deconv_output_length(dims[hi], self.kernel_size[0], self.padding, self.strides[0], op[0])
+        out[wi] = deconv_output_length(dims[wi], self.kernel_size[1], self.padding, self.strides[1], op[1])
         out[self._channel_axis()] = self.filters
         return TensorShape(out)
 

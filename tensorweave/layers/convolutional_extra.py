@@ -60,6 +60,7 @@ class Conv1D(Conv2D):
 
     def call(self, inputs):
         from ..ops import array_ops, conv_ops, nn_ops
+        input_shape = inputs.shape
         if self.padding == "causal":
             inputs = self._causal_pad(inputs)
         pad = "VALID" if self.padding == "causal" else self.padding.upper()
@@ -72,6 +73,8 @@ class Conv1D(Conv2D):
                 outputs += array_ops.reshape(self.bias, (1, self.filters, 1))
             else:
                 outputs = nn_ops.bias_add(outputs, self.bias, data_format="NHWC")
+        if input_shape.ndims:
+            outputs.set_shape(self.compute_output_shape(input_shape))
         if self.activation is not None:
             return self.activation(outputs)
         return outputs

@@ -119,6 +119,9 @@ class Dropout(Layer):
 
     def __init__(self, rate=0.5, noise_shape=None, seed=None, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
+        if isinstance(rate, (int, float)) and not 0 <= rate <= 1:
+            raise ValueError(f"Invalid value {rate} received for `rate`, expected a value "
+                             "between 0 and 1.")
         self.rate = rate
         self.noise_shape = noise_shape
         self.seed = seed

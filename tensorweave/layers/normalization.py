@@ -30,8 +30,9 @@ batches, adjustment, rank != 4, another axis) TF's V1 layer, and so this one, ru
 
 import numpy as np
 
+from ..framework import dtypes as _dtypes_mod
 from ..framework.constant_op import convert_to_tensor
-from ..framework.graph import Tensor, name_scope
+from ..framework.graph import Tensor, get_default_graph, name_scope
 from ..framework.tensor_shape import TensorShape
 from .base import InputSpec, Layer, _shape_str
 from .batch_renorm import (compose_transforms, constant_training_value,
@@ -48,6 +49,16 @@ def _sqrt(x):
 def _init(kind):
     from ..ops import init_ops
     return init_ops.zeros_initializer() if kind == 0 else init_ops.ones_initializer()
+
+
+class _DimRepr:
+    """repr of one V1 Dimension: Dimension(None), Dimension(3)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __repr__(self):
+        return f"Dimension({self.value})"
 
 
 class BatchNormalization(Layer):
@@ -114,11 +125,15 @@ class BatchNormalization(Layer):
         dims = input_shape.as_list()
         for a in axes:
             if dims[a] is None:
+                # TF formats tuple(input_shape) (V1 Dimension objects) and the normalized axes
+                dims_repr = tuple(_DimRepr(d) for d in dims)
                 raise ValueError(f"Input has undefined `axis` dimension. Received input with "
-                                 f"shape {_shape_str(input_shape)} and axis={self.axis}")
+                                 f"shape {dims_repr} and axis={tuple(axes)}")
         c = dims[axes[0]]
         self.input_spec = InputSpec(ndim=nd, axes={a: dims[a] for a in axes})
         dt = self._dtype
+        if dt is not None and dt.base_dtype.name in ("float16", "bfloat16"):
+            dt = _dtypes_mod.float32   # TF raises half-precision parameters to float32
         # TF's V1 layer silently uses the unfused path where the fused op cannot serve.
         fusable = (nd == 4 and len(axes) == 1 and axes[0] in (1, 3) and not self.renorm
                    and vbs is None
@@ -218,6 +233,24 @@ class BatchNormalization(Layer):
         training = constant_training_value(training)
         if self.fused:
             return self._fused_call(inputs, training)
+        half = inputs.dtype.base_dtype.name in ("float16", "bfloat16")
+        if half and self.virtual_batch_size is None:
+            # As TF: 16-bit inputs are normalized in float32 ("Cast"), then cast back.
+            from ..ops import math_ops
+            in_dtype = inputs.dtype.base_dtype
+            outputs = self._unfused_call(math_ops.cast(inputs, _dtypes_mod.float32), training)
+            # TF casts mean, variance, beta and gamma to the (float32) input dtype; a no-op cast of
+            # a reference variable still takes a "Cast_N" name (a tensor's returns early).
+            nd = inputs.shape.ndims
+            reduction = [i for i in range(nd) if i not in self._axes]
+            unshaped = [w for w in (self.beta, self.gamma) if w is not None and not (
+                w.shape.ndims != nd and reduction != list(range(nd - 1)))]
+            if training is False:
+                unshaped += [self.moving_mean, self.moving_variance]
+            for w in unshaped:
+                if not getattr(w, "_is_resource_variable", False) and not isinstance(w, Tensor):
+                    get_default_graph().unique_name("Cast")
+            return math_ops.cast(outputs, in_dtype)
         if self.virtual_batch_size is None:
             return self._unfused_call(inputs, training)
         from ..ops import array_ops
@@ -335,7 +368,10 @@ class BatchNormalization(Layer):
         from ..framework.graph import colocate_with
 
         def update(var, value):
-            return convert_to_tensor(self._moving_average_update(var, value, self.momentum))
+            upd = self._moving_average_update(var, value, self.momentum)
+            # A Python `training`: TF's smart_cond hands back assign_sub's result itself, whose
+            # `.op` for a resource variable is the AssignSubVariableOp (not its read).
+            return upd if not isinstance(training, Tensor) else convert_to_tensor(upd)
 
         def variance_renorm():
             stddev = update(self.moving_stddev, _sqrt(new_variance + self.epsilon))
