@@ -81,7 +81,7 @@ class BatchDataset(DatasetV1):
                           [TensorShape([dim]).concatenate(s) for s in input_dataset._shapes],
                           [c.batched() if _st.is_ragged_class(c) else c for c in input_dataset._classes])
 
-    def _batch(self, rows):
+    def _batch(self, rows, fused=False):
         out = []
         for i, parts in enumerate(zip(*rows)):
             if self._classes[i] is SparseTensor:
@@ -90,8 +90,11 @@ class BatchDataset(DatasetV1):
             if _st.is_ragged_class(self._classes[i]):
                 out.append(_st.batch_ragged(list(parts), self._classes[i]))
                 continue
+            if fused:
+                out.append(_fused_stack(parts))
+                continue
             try:
-                out.append(np.stack(parts))
+                out.append(_stack(parts))
             except ValueError:
                 first = np.shape(parts[0])
                 for j, p in enumerate(parts[1:], 1):
@@ -133,7 +136,34 @@ class BatchDataset(DatasetV1):
         # (TF fuses a map, parallel or not, with the batch right after it into MapAndBatch; its
         # _DenseToRaggedDataset is such a map)
         fused = type(self) is BatchDataset and type(source) in (MapDataset, DenseToRaggedDataset)
+        if fused and batch == self._batch:
+            def batch(rows):
+                return self._batch(rows, fused=True)
         return batched_generator(make_input, n, drop, batch, fused)
+
+
+def _fused_stack(parts):
+    """MapAndBatch's copy into the batch: the batch takes the first element's shape and each
+    element is copied in by its number of elements (so [2,1] and [1,2] batch as [2,2,1])."""
+    first = np.shape(parts[0])
+    size = int(np.prod(first))
+    for p in parts[1:]:
+        if np.size(p) != size:
+            raise errors.InvalidArgumentError(
+                None, None, f"Cannot add tensor to the batch: number of elements does not match. Shapes are: "
+                            f"[tensor]: {_dims(np.shape(p))}, [batch]: {_dims(first)}")
+    try:
+        return _stack(parts)
+    except ValueError:
+        return _stack([np.reshape(p, first) for p in parts])
+
+
+def _stack(parts):
+    """np.stack, but strings stay Python bytes in an object array (a bytes scalar stacked by
+    NumPy becomes fixed-width 'S', which drops trailing b"\x00")."""
+    if any(isinstance(p, bytes) for p in parts):
+        parts = [np.array(p, dtype=object) if isinstance(p, bytes) else p for p in parts]
+    return np.stack(parts)
 
 
 def _apply_batched(fn, columns, resumable):

@@ -183,7 +183,10 @@ def _get_next_kernel(op, ctx):
             if nt is None:
                 out.append(v)
                 continue
-            a = np.asarray(v)
+            if nt is object and not (isinstance(v, np.ndarray) and v.dtype == object):
+                a = np.array(v, dtype=object)     # (not via 'S': that drops trailing b"\x00")
+            else:
+                a = np.asarray(v)
             if a.dtype != nt:
                 a = a.astype(nt)
             out.append(a)
@@ -242,7 +245,7 @@ def _from_string_handle(op, ctx):
         for (kind, _, name), r in resources.items("iterator"):
             if name == h:
                 return r
-        raise errors.InvalidArgumentError(None, None, f"Invalid iterator handle: {h!r}")
+        raise errors.InvalidArgumentError(None, None, "Could not parse string_handle as a valid ResourceHandle")
     return from_string_handle
 
 
@@ -261,9 +264,13 @@ def _flat_types_shapes(output_types, output_shapes):
 class Iterator:
     """Iterates over a dataset (TF1 `tf.data.Iterator`)."""
 
-    def __init__(self, iterator_resource, initializer, output_types, output_shapes, output_classes=None):
+    def __init__(self, iterator_resource, initializer, output_types, output_shapes, output_classes=None,
+                 _make_string_handle=True):
         self._iterator_resource = iterator_resource
         self._initializer = initializer
+        # TF's graph-mode Iterator builds its `string_handle()` op when it is made (so every
+        # iterator takes an "IteratorToStringHandle[_N]" name, whether or not it is fetched)
+        self._string_handle = self._new_string_handle() if _make_string_handle else None
         self._types, self._shapes = _flat_types_shapes(output_types, output_shapes)
         self._structure = pack_sequence_as(output_types, list(range(len(self._types)))) \
             if flatten(output_types) != [output_types] else 0
@@ -274,7 +281,8 @@ class Iterator:
         self._get_next_call_count = 0
 
     @staticmethod
-    def from_structure(output_types, output_shapes=None, shared_name=None, output_classes=None):
+    def from_structure(output_types, output_shapes=None, shared_name=None, output_classes=None,
+                       _make_string_handle=True):
         """A reinitializable iterator: initialize it with `make_initializer(dataset)`."""
         types, shapes = _flat_types_shapes(output_types, output_shapes)
         handle = apply_op("IteratorV2", [], [_dtypes.resource], "IteratorV2", attrs={
@@ -282,7 +290,7 @@ class Iterator:
         if output_shapes is None:
             output_shapes = pack_sequence_as(output_types, shapes) if flatten(output_types) != [output_types] \
                 else shapes[0]
-        return Iterator(handle, None, output_types, output_shapes, output_classes)
+        return Iterator(handle, None, output_types, output_shapes, output_classes, _make_string_handle)
 
     @staticmethod
     def from_string_handle(string_handle, output_types, output_shapes=None, output_classes=None):
@@ -357,8 +365,16 @@ class Iterator:
 
     def string_handle(self, name=None):
         """A string tensor naming this iterator (feed it to a `from_string_handle` iterator)."""
-        return apply_op("IteratorToStringHandle", [self._iterator_resource], [_dtypes.string],
-                        name or "IteratorToStringHandle")
+        if name is None:
+            if self._string_handle is None:
+                self._string_handle = self._new_string_handle()
+            return self._string_handle
+        return self._new_string_handle(name)
+
+    def _new_string_handle(self, name=None):
+        with self._iterator_resource.graph.as_default():
+            return apply_op("IteratorToStringHandle", [self._iterator_resource], [_dtypes.string],
+                            name or "IteratorToStringHandle")
 
 
 def _decode_ragged(outs, wire, classes, types, shapes):
@@ -396,7 +412,7 @@ _one_shot_count = {}
 
 
 # Ops tensorweave marks stateful (so their results are never reused) that TF's are not.
-_STATELESS_IN_TF = frozenset({"MatchingFiles"})
+_STATELESS_IN_TF = frozenset({"MatchingFiles", "ReadFile"})
 
 
 def _check_capturable_by_value(captures):
@@ -423,12 +439,23 @@ def _check_capturable_by_value(captures):
 
 def make_one_shot_iterator(dataset):
     """An iterator that starts itself over `dataset` the first time it is used (in each session)."""
+    return one_shot_iterator(dataset, draw_seed=True)
+
+
+def one_shot_iterator(dataset, draw_seed):
+    """make_one_shot_iterator; `draw_seed=False` for our own input pipelines that stand for TF
+    ones drawing no op seed (numpy_input_fn's queues)."""
     if not isinstance(dataset, DatasetV1):
         raise TypeError(f"Expected a Dataset, got {type(dataset)}")
     captures = dataset.all_captures()
     _check_capturable_by_value(captures)
     g = captures[0].graph if captures else get_default_graph()
     with g.as_default():
+        # (TF draws an op seed here, so with a graph seed the random ops made after a one-shot
+        # iterator get the op seeds they get there)
+        if draw_seed:
+            from ..ops import random_ops
+            random_ops.get_seed(None)
         handle = apply_op("OneShotIterator", captures, [_dtypes.resource], "OneShotIterator", attrs={
             "dataset": dataset, "shared_name": "", "container": "", "output_types": list(dataset._types),
             "output_shapes": list(dataset._shapes)})
@@ -440,8 +467,10 @@ def make_initializable_iterator(dataset, shared_name=None):
     placeholders the dataset captures)."""
     if not isinstance(dataset, DatasetV1):
         raise TypeError(f"Expected a Dataset, got {type(dataset)}")
-    it = Iterator.from_structure(dataset.output_types, dataset.output_shapes, shared_name, dataset.output_classes)
+    it = Iterator.from_structure(dataset.output_types, dataset.output_shapes, shared_name, dataset.output_classes,
+                                 _make_string_handle=False)
     it._initializer = it.make_initializer(dataset, name="MakeIterator")
+    it._string_handle = it._new_string_handle()
     return it
 
 

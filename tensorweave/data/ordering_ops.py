@@ -30,7 +30,8 @@ class ShuffleDataset(DatasetV1):
     def _bind(self, valmap, rt):
         n = int(valmap[self._buffer_size])
         if n <= 0:
-            raise errors.InvalidArgumentError(None, None, "buffer_size must be greater than zero.")
+            raise errors.InvalidArgumentError(None, None,
+                                              "buffer_size must be greater than zero or UNKNOWN_CARDINALITY")
         make_input = self._inputs[0]._bind(valmap, rt)
         seeds, reshuffle = self._seeds, self._reshuffle
         if seeds is None or seeds == (0, 0):

@@ -314,12 +314,22 @@ class FixedLengthRecordDataset(_FileDataset):
             with _open(path, compression) as f:
                 data = f.read()
             body = data[header:len(data) - footer if footer else len(data)]
+            size = len(data) - header - footer
+            if not compression and size > 0 and size % record:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Excluding the header ({header} bytes) and footer ({footer} bytes), input file "
+                                f"\"{_path_str(path)}\" has body length {size} bytes, which is not an exact "
+                                f"multiple of the record length ({record} bytes).")
             for i in range(0, len(body) - record + 1, record):
                 yield (np.array(body[i:i + record], dtype=object),)
 
         def make():
             return self._records(files, records_of)
         return make
+
+
+def _path_str(path):
+    return path.decode() if isinstance(path, bytes) else str(path)
 
 
 class SqlDataset(DatasetV1):

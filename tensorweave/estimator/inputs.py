@@ -19,7 +19,8 @@ def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None, queue_
                          f"as True for training); got {shuffle}")
 
     def input_fn():
-        from ..data import Dataset, make_one_shot_iterator
+        from ..data import Dataset
+        from ..data.iterator_ops import one_shot_iterator
         if isinstance(x, dict):
             ordered = collections.OrderedDict(sorted((k, np.asarray(v)) for k, v in x.items()))
             lengths = {len(v) for v in ordered.values()}
@@ -44,7 +45,8 @@ def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None, queue_
             if shuffle:
                 ds = ds.shuffle(queue_capacity)
             ds = ds.repeat(num_epochs).batch(batch_size)
-        out = make_one_shot_iterator(ds).get_next()
+        # (TF's numpy_input_fn feeds through queues: its iterator draws no op seed)
+        out = one_shot_iterator(ds, draw_seed=False).get_next()
         if y is None:
             return dict(out) if isinstance(x, dict) else out
         feats, labels = out

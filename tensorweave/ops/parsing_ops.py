@@ -54,7 +54,8 @@ def _parse_example_raw(serialized, names, params, name):
                      + list(params.dense_types))
         with get_default_graph().name_scope(name or "ParseExampleV2") as scope:
             inputs = [serialized,
-                      constant(list(names or []), dtype=_dtypes.string, name="names"),
+                      constant([], dtype=_dtypes.string, name="names") if names is None else
+                      convert_to_tensor(names, dtype=_dtypes.string, name="names"),
                       constant(params.sparse_keys, dtype=_dtypes.string, name="sparse_keys"),
                       constant(params.dense_keys, dtype=_dtypes.string, name="dense_keys"),
                       constant([], dtype=_dtypes.string, name="ragged_keys")] + defaults

@@ -54,6 +54,11 @@ def _records(serialized):
     return [r if isinstance(r, bytes) else str(r).encode() for r in arr.reshape(-1)]
 
 
+def _raw(r):
+    """The record as TF's message carries it: its bytes, not a Python repr."""
+    return r.decode("utf-8", "backslashreplace") if isinstance(r, bytes) else str(r)
+
+
 def parse_protos(records, cls, what):
     out = []
     for r in records:
@@ -61,7 +66,7 @@ def parse_protos(records, cls, what):
         try:
             msg.ParseFromString(r)
         except Exception:  # noqa: BLE001 - protobuf's DecodeError
-            raise errors.InvalidArgumentError(None, None, f"Could not parse {what} input, value: '{r!r}'") from None
+            raise errors.InvalidArgumentError(None, None, f"Could not parse {what} input, value: '{_raw(r)}'") from None
         out.append(msg)
     return out
 
@@ -84,6 +89,10 @@ def dense_feature(maps, key, dt, shape, default, names=None, single=False):
             if vals is None:
                 vals = np.zeros((0,), np_dtype(dt))
             if size and vals.size % size:
+                if single:      # TF's single-example parser
+                    raise errors.InvalidArgumentError(
+                        None, None, f"Error while parsing feature with key {key}: number of elements should be "
+                                    f"divisible by {size}, found {vals.size} instead")
                 raise errors.InvalidArgumentError(
                     None, None, f"{_where(key, i, name, single)}  Number of {_TYPE_NAME[_KIND[dt]]} values is "
                                 f"not a multiple of stride length. Saw {vals.size} values but output shape is: "
@@ -168,6 +177,19 @@ def _sequence_example_class():
 def _feature_list_dense(lists, key, dt, shape, missing_empty):
     """One dense feature list over a batch: ([batch, longest] + shape zero-padded, lengths)."""
     size = int(np.prod(shape)) if shape else 1
+    # TF's fast parser first checks each list's total number of values against the stride (over a
+    # batch the last example that fails is the one reported), then each step's number
+    bad = None
+    for fls in lists:
+        if key in fls:
+            total = sum(len(getattr(f, f.WhichOneof("kind")).value) if f.WhichOneof("kind") else 0
+                        for f in fls[key].feature)
+            if size and total % size:
+                bad = total
+    if bad is not None:
+        raise errors.InvalidArgumentError(
+            None, None, f"Feature list '{key}' has an unexpected number of values.  Total values size: {bad} is "
+                        f"not consistent with output shape: {_dims_q((None,) + tuple(shape))}")
     rows = []
     for i, fls in enumerate(lists):
         if key not in fls:
@@ -184,8 +206,8 @@ def _feature_list_dense(lists, key, dt, shape, missing_empty):
             vals = np.zeros((0,), np_dtype(dt)) if vals is None else vals
             if vals.size != size:
                 raise errors.InvalidArgumentError(
-                    None, None, f"Name: <unknown>, Key: {key}, Index: {t}.  Number of {_TYPE_NAME[_KIND[dt]]} "
-                                f"values != expected.  values size: {vals.size} but output shape: {_dims(shape)}")
+                    None, None, f"Name: <unknown>, Key: {key}, Index: {t}.  Number of values != expected.  "
+                                f"values size: {vals.size} but output shape: {_dims(shape)}")
             steps.append(vals.reshape(shape))
         rows.append(np.stack(steps) if steps else np.zeros((0,) + tuple(shape), np_dtype(dt)))
     n = max((r.shape[0] for r in rows), default=0)
@@ -277,7 +299,7 @@ def _decode_raw(op, ctx):
             if len(s) != first:
                 raise errors.InvalidArgumentError(
                     None, None, f"DecodeRaw requires input strings to all be the same size, but element {i} has "
-                                f"size {len(s)} != {first}")
+                                f"size {first} != {len(s)}")
         out = np.frombuffer(b"".join(flat), dtype=dtype).astype(native)
         return out.reshape(arr.shape + (first // dtype.itemsize,))
     return decode_raw
