@@ -256,3 +256,21 @@ def test_list_attr_arguments_checked_as_tfs_generated_wrappers():
         with pytest.raises(ValueError, match=r"squeeze_dims\[0\] not in \[-2,2\)"):
             tf.squeeze(pv, 2.5)                     # int(2.5) = 2, as TF's make_int
         assert tf.squeeze(pv, np.int64(0)).shape.as_list() == [3]
+
+
+def test_folded_string_scalars_keep_trailing_nul_bytes_and_avg_pool_dtypes():
+    # Recorded from TF 2.21.
+    import pytest
+    with tf.Graph().as_default():
+        c = tf.constant([b"a\x00", b"bc\x00\x00"])
+        outs = [c[0], tf.gather(c, 1), tf.identity(c[0]), tf.strings.join([c[0], "z"]), tf.strings.length(c[1])]
+        with tf.Session() as sess:
+            got = sess.run(outs)
+        assert [bytes(g) if not isinstance(g, (int, np.integer)) else int(g) for g in got] == [
+            b"a\x00", b"bc\x00\x00", b"a\x00", b"a\x00z", 4]
+        x = tf.ones([1, 4, 4, 1], tf.int32)
+        for fn in (lambda: tf.nn.avg_pool(x, 2, 2, "VALID"), lambda: tf.layers.average_pooling2d(x, 2, 2)):
+            with pytest.raises(TypeError) as e:
+                fn()
+            assert str(e.value) == ("Value passed to parameter 'value' has DataType int32 not in list of "
+                                    "allowed values: float16, bfloat16, float32, float64")

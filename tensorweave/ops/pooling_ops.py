@@ -160,6 +160,9 @@ def _pool(op_type, value, ksize, strides, padding, data_format, name):
             raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
         x = convert_to_tensor(value, name="input" if op_type == "MaxPool" else "value")
         if op_type != "MaxPool":
+            if x.dtype.base_dtype.name not in ("float16", "bfloat16", "float32", "float64"):
+                raise TypeError(f"Value passed to parameter 'value' has DataType {x.dtype.base_dtype.name} not in "
+                                "list of allowed values: float16, bfloat16, float32, float64")
             pad, _ = _padding(padding, fmt, op_type)
         attrs.update(padding=pad, data_format=fmt)
         dt = x.dtype.base_dtype

@@ -256,14 +256,21 @@ def _fold(kernel, values):
         return None
     if not isinstance(out, np.ndarray) and not np.isscalar(out):
         return None
-    out = np.asarray(out)
+    out = _as_array(out)
     if out.size > _FOLD_LIMIT:
         return None
     return _readonly(out)
 
 
+def _as_array(value):
+    # (a bytes scalar as an object array: NumPy's fixed-width bytes drop trailing NULs)
+    if isinstance(value, bytes):
+        return np.array(value, dtype=object)
+    return np.asarray(value)
+
+
 def _readonly(value):
-    value = np.asarray(value)
+    value = _as_array(value)
     if value.flags.writeable:
         value = value.copy()
         value.flags.writeable = False
