@@ -274,3 +274,25 @@ def test_folded_string_scalars_keep_trailing_nul_bytes_and_avg_pool_dtypes():
                 fn()
             assert str(e.value) == ("Value passed to parameter 'value' has DataType int32 not in list of "
                                     "allowed values: float16, bfloat16, float32, float64")
+
+
+def test_dropout_rate_checks_and_split_of_a_scalar_as_tensorflow():
+    # Recorded from TF 2.21.
+    import pytest
+    with tf.Graph().as_default():
+        pv = tf.placeholder(tf.float32, [3])
+        kp = tf.placeholder(tf.int32, [], name="kp")
+        pi = tf.placeholder(tf.int32, [3], name="pi")
+        with pytest.raises(ValueError) as e:
+            tf.nn.dropout(pv, kp)
+        assert str(e.value) == ('`keep_prob` must be a floating point number or Tensor. Received: '
+                                'keep_prob=Tensor("kp:0", shape=(), dtype=int32)')
+        with pytest.raises(ValueError) as e:
+            tf.nn.dropout(pv, rate=tf.constant(0.5, tf.float64))
+        assert str(e.value) == ("`x.dtype` must be compatible with `rate.dtype`. Received: "
+                                "x.dtype=<dtype: 'float32'> and rate.dtype=<dtype: 'float64'>")
+        assert tf.nn.dropout(pv, rate=tf.Variable(0.5)).shape.as_list() == [3]
+        for n in (2.5, 3.0, np.float32(3)):
+            with pytest.raises(ValueError, match="Rank-0 tensors are not supported as the num_or_size_splits"):
+                tf.split(pi, n)
+        assert len(tf.split(tf.ones([4, 2]), tf.ones([4, 2]).shape[0])) == 4

@@ -11,7 +11,7 @@ from ..framework.constant_op import constant, constant_value, convert_to_tensor
 from ..framework.graph import Tensor
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.op_util import apply_op
-from ..framework.tensor_shape import TensorShape, inference_merge_error, note_input_value, unknown_shape
+from ..framework.tensor_shape import Dimension, TensorShape, inference_merge_error, note_input_value, unknown_shape
 from .array_ops import (
     _base, _contains_tensor, _dims_str, _graph, identity, _index_tensor, _partial_dims, shape, shape_n,
     _static_int, _to_tensor,
@@ -363,6 +363,8 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """Splits `value` along `axis` into `num_or_size_splits` equal parts, or parts of the listed
     sizes (one size may be -1)."""
     g = _graph()
+    if isinstance(num_or_size_splits, Dimension) and num_or_size_splits.value is not None:
+        num_or_size_splits = num_or_size_splits.value
     if isinstance(num_or_size_splits, (numbers.Integral, np.integer)) and not isinstance(num_or_size_splits, bool):
         with g.name_scope(name) as scope:
             value = _to_tensor(value, name="value")
@@ -373,6 +375,10 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
             out = apply_op("Split", [a, value], [_base(value)] * n, scope,
                            attrs={"num_split": n, "T": _base(value)})
             return out if isinstance(out, list) else [out]
+    if (num_or_size_splits.shape.ndims == 0 if isinstance(num_or_size_splits, Tensor)
+            else isinstance(num_or_size_splits, (numbers.Number, np.generic))):       # (a float count, say: TF refuses a scalar that is not an int)
+        raise ValueError("Rank-0 tensors are not supported as the num_or_size_splits argument to split. "
+                         f"Argument provided: {num_or_size_splits}")
     sizes = _index_tensor(num_or_size_splits, None, "size_splits", "SplitV")
     if num is None:
         if sizes.shape.ndims != 1 or sizes.shape[0].value is None:

@@ -733,7 +733,11 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
     if keep_prob is not None and rate is not None:
         raise ValueError("Cannot specify both 'keep_prob' and 'rate'.")
     if keep_prob is not None:
-        rate = 1. - keep_prob  # a Tensor keep_prob makes a `sub` op here, outside the scope (as TF)
+        try:
+            rate = 1. - keep_prob  # a Tensor keep_prob makes a `sub` op here, outside the scope (as TF)
+        except TypeError:
+            raise ValueError("`keep_prob` must be a floating point number or Tensor. "
+                             f"Received: keep_prob={keep_prob}") from None
     if rate is None:
         raise ValueError(f"`rate` must be provided. Received: rate={rate}")
     m, a = _math(), _array()
@@ -756,11 +760,15 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
             scale = convert_to_tensor(np.asarray(1 / (1 - rate), dt.as_numpy_dtype), name="Const")
             ret = m.multiply(x, scale, name="Mul")
         else:
-            rate = convert_to_tensor(rate)
+            if not isinstance(rate, Tensor):
+                if not hasattr(rate, "_as_graph_element"):      # (a tensor or a variable)
+                    raise ValueError(f"`rate` must be a scalar or scalar tensor. Received: rate={rate}")
+                rate = convert_to_tensor(rate)
             if rate.shape.ndims is not None and rate.shape.ndims != 0:
-                raise ValueError(f"Shape must be rank 0 but is rank {rate.shape.ndims}")
-            if rate.dtype.base_dtype != dt:
-                rate = m.cast(rate, dt, name="rate")
+                raise ValueError(f"Shape {rate.shape} must have rank 0")
+            if rate.dtype.base_dtype != dt:        # (TF casts only a ref of x's dtype)
+                raise ValueError("`x.dtype` must be compatible with `rate.dtype`. "
+                                 f"Received: x.dtype={dt} and rate.dtype={rate.dtype.base_dtype}")
             one = convert_to_tensor(np.asarray(1, dt.as_numpy_dtype), name="Const")
             ret = m.realdiv(x, m.subtract(one, rate, name="Sub"), name="RealDiv")
         shape = _noise_shape(x, noise_shape)
