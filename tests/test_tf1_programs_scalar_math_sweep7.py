@@ -296,3 +296,22 @@ def test_dropout_rate_checks_and_split_of_a_scalar_as_tensorflow():
             with pytest.raises(ValueError, match="Rank-0 tensors are not supported as the num_or_size_splits"):
                 tf.split(pi, n)
         assert len(tf.split(tf.ones([4, 2]), tf.ones([4, 2]).shape[0])) == 4
+
+
+def test_reverse_scalar_axis_and_stack_of_a_tensor_as_tensorflow():
+    # Recorded from TF 2.21 (op names included).
+    import pytest
+    with tf.Graph().as_default() as g:
+        pm = tf.placeholder(tf.float32, [2, 3], name="pm")
+        with pytest.raises(ValueError, match=r"Shape must be rank 1 but is rank 0 for '\{\{node ReverseV2\}\}"):
+            tf.reverse(pm, 1)
+        assert tf.reverse(pm, [1]).name == "ReverseV2_1:0"
+        with pytest.raises(ValueError, match=r"Argument `axis` = 2 not in range \[-2, 2\)"):
+            tf.stack(pm, 2)
+        with pytest.raises(TypeError) as e:
+            tf.stack(pm, 1)
+        assert str(e.value) == ("Expected list for 'values' argument to 'pack' Op, not "
+                                "<tf.Tensor 'pm:0' shape=(2, 3) dtype=float32>.")
+        assert tf.stack(pm) is pm
+        names = [o.name for o in g.get_operations()]
+        assert "strided_slice" in names and "stack" not in names     # (values[0] sliced, no Pack)

@@ -198,7 +198,14 @@ def stack(values, axis=0, name="stack"):
     if not isinstance(values, (list, tuple)):
         if axis == 0:  # TF converts the whole value first: a tensor comes back as it is
             return convert_to_tensor(values, name=name)
-        values = [values]
+        # TF checks axis against values[0] (a slice of a tensor), then the Pack wrapper refuses
+        # a non-list
+        first = values[0] if isinstance(values, Tensor) else _to_tensor(values[0], name=name)
+        if first.shape.ndims is not None:
+            n = first.shape.ndims + 1
+            if not -n <= axis < n:
+                raise ValueError(f"Argument `axis` = {axis} not in range [{-n}, {n})")
+        raise TypeError(f"Expected list for 'values' argument to 'pack' Op, not {values!r}.")
     g = _graph()
     if axis == 0 and not any(isinstance(v, IndexedSlices) for v in values):
         # TF first converts the whole list (autopacking under name scope `name`, which uses up the

@@ -385,6 +385,7 @@ def _restore_pad_shape(out, tensor, paddings):
 
 def _reverse_shape(op):
     x, a = op.inputs
+    a.shape.require_rank(1)
     v = constant_value(a)
     n = x.shape.ndims
     if v is not None and n is not None:
