@@ -534,7 +534,9 @@ def _ftrl_fns(op):
     v2 = op.type.endswith("V2")
     by_lr = op._get_attr("multiply_linear_by_lr")
 
-    def update(values, scalars, grad):
+    def common(values, scalars, grad, square):
+        """var, accum, linear, lr, l1, l2, 2, the shrunk gradient, the new accumulator and the
+        new and old accumulator powers (`square`: how TF's kernel squares the gradient)."""
         var, accum, linear = values
         if v2:
             lr, l1, l2, l2_shrinkage, lr_power = scalars
@@ -542,11 +544,16 @@ def _ftrl_fns(op):
             lr, l1, l2, lr_power = scalars
         two = lr.dtype.type(2)
         g = grad + two * l2_shrinkage * var if v2 else grad
-        new_accum = np.add(accum, np.square(grad))
+        new_accum = np.add(accum, square(grad))
         if lr_power == lr.dtype.type(-0.5):
             new_pow, old_pow = np.sqrt(new_accum), np.sqrt(accum)
         else:
             new_pow, old_pow = np.power(new_accum, -lr_power), np.power(accum, -lr_power)
+        return var, accum, linear, lr, l1, l2, two, g, new_accum, new_pow, old_pow
+
+    def update(values, scalars, grad):
+        var, accum, linear, lr, l1, l2, two, g, new_accum, new_pow, old_pow = common(
+            values, scalars, grad, np.square)
         if by_lr:
             linear += g * lr - (new_pow - old_pow) * var
             x = l1 * lr * np.sign(linear) - linear
@@ -565,18 +572,8 @@ def _ftrl_fns(op):
             return update(values, scalars, grad)
         # TF's sparse kernel for one-element rows works a scalar at a time:
         # linear = (linear + g) - sigma * var, var = (clip(linear, +-l1) - linear) / quadratic
-        var, accum, linear = values
-        if v2:
-            lr, l1, l2, l2_shrinkage, lr_power = scalars
-        else:
-            lr, l1, l2, lr_power = scalars
-        two = lr.dtype.type(2)
-        g = grad + two * l2_shrinkage * var if v2 else grad
-        new_accum = np.add(accum, np.multiply(grad, grad))
-        if lr_power == lr.dtype.type(-0.5):
-            new_pow, old_pow = np.sqrt(new_accum), np.sqrt(accum)
-        else:
-            new_pow, old_pow = np.power(new_accum, -lr_power), np.power(accum, -lr_power)
+        var, accum, linear, lr, l1, l2, two, g, new_accum, new_pow, old_pow = common(
+            values, scalars, grad, lambda x: np.multiply(x, x))
         sigma = new_pow - old_pow
         if by_lr:
             new_linear = (linear + g * lr) - sigma * var
