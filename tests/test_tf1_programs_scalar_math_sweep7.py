@@ -315,3 +315,19 @@ def test_reverse_scalar_axis_and_stack_of_a_tensor_as_tensorflow():
         assert tf.stack(pm) is pm
         names = [o.name for o in g.get_operations()]
         assert "strided_slice" in names and "stack" not in names     # (values[0] sliced, no Pack)
+
+
+def test_bool_attrs_are_checked_as_tfs_generated_wrappers():
+    # Recorded from TF 2.21: a non-bool flag is a TypeError before any shape check.
+    import pytest
+    with tf.Graph().as_default():
+        img = tf.placeholder(tf.float32, [4, 4, 3])
+        m = tf.placeholder(tf.float32, [3, 3])
+        for fn, msg in [(lambda: tf.image.resize_bilinear(img, 2, 2), "Expected bool for argument 'align_corners' not 2."),
+                        (lambda: tf.linalg.inv(img, 2), "Expected bool for argument 'adjoint' not 2."),
+                        (lambda: tf.linalg.qr(img, 0.5), "Expected bool for argument 'full_matrices' not 0.5."),
+                        (lambda: tf.linalg.svd(m, False, 2), "Expected bool for argument 'compute_uv' not 2."),
+                        (lambda: tf.linalg.triangular_solve(m, m, 2), "Expected bool for argument 'lower' not 2.")]:
+            with pytest.raises(TypeError) as e:
+                fn()
+            assert str(e.value) == msg

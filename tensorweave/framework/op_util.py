@@ -26,6 +26,13 @@ def apply_op(op_type, inputs, out_dtypes, name, attrs=None, shapes=None):
     return list(op._outputs)
 
 
+def make_bool(value, arg):
+    """A bool attr as TF's generated op wrappers take it: anything but a bool is a TypeError."""
+    if not isinstance(value, bool):
+        raise TypeError(f"Expected bool for argument '{arg}' not {value!r}.")
+    return value
+
+
 def typed_input(value, dtype, arg, op_type, name=None):
     """`value` as a tensor of the fixed input type `dtype` (an op input without a type attr):
     a tensor of another dtype is TF's op-builder TypeError."""

@@ -15,7 +15,7 @@ from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import constant_value, convert_to_tensor
 from ..framework.graph import Tensor, name_scope
-from ..framework.op_util import apply_op
+from ..framework.op_util import apply_op, make_bool
 from ..framework.tensor_shape import TensorShape
 
 __all__ = ["ResizeMethod", "resize_images", "resize", "resize_bilinear", "resize_nearest_neighbor",
@@ -121,6 +121,8 @@ def _size_tensor(size):
 
 
 def _resize_op(op_type, images, size, align_corners, half_pixel_centers, name):
+    align_corners = make_bool(align_corners, "align_corners")
+    half_pixel_centers = make_bool(half_pixel_centers, "half_pixel_centers")
     if not (isinstance(images, Tensor) and isinstance(size, Tensor)):
         # TF's op wrapper converts non-tensor inputs inside the op's name scope ("ResizeBilinear/size")
         with name_scope(name, op_type, [images, size]) as scope:

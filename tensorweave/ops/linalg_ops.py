@@ -20,7 +20,7 @@ from ..framework import registry
 from ..framework.constant_op import constant_value, convert_to_tensor
 from ..framework.graph import Tensor, get_default_graph
 from ..framework.graph import name_scope as _name_scope
-from ..framework.op_util import apply_op
+from ..framework.op_util import apply_op, make_bool
 from ..framework.tensor_shape import TensorShape, unknown_shape
 from . import array_ops, math_ops
 
@@ -205,7 +205,7 @@ def _unary(op_type, input, name, attrs=None, param="input", n_out=1):
 def matrix_inverse(input, adjoint=False, name=None):
     """The inverse (or, with adjoint=True, the inverse of the adjoint) of each innermost square
     matrix. A singular matrix fails with InvalidArgumentError "Input is not invertible."."""
-    return _unary("MatrixInverse", input, name or "MatrixInverse", {"adjoint": bool(adjoint)})
+    return _unary("MatrixInverse", input, name or "MatrixInverse", {"adjoint": make_bool(adjoint, "adjoint")})
 
 
 def matrix_determinant(input, name=None):
@@ -244,7 +244,7 @@ def _binary(op_type, matrix, rhs, name, attrs):
 def matrix_solve(matrix, rhs, adjoint=False, name=None):
     """X with matrix @ X = rhs (adjoint(matrix) @ X = rhs with adjoint=True), per batch entry.
     Batch dimensions must be equal. A singular matrix fails with InvalidArgumentError."""
-    return _binary("MatrixSolve", matrix, rhs, name or "MatrixSolve", {"adjoint": bool(adjoint)})
+    return _binary("MatrixSolve", matrix, rhs, name or "MatrixSolve", {"adjoint": make_bool(adjoint, "adjoint")})
 
 
 def matrix_triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
@@ -253,12 +253,12 @@ def matrix_triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
     broadcasts them; this does not yet). A zero on the diagonal gives inf/NaN, as in TF."""
     with _name_scope(name, "triangular_solve", [matrix, rhs]):
         return _binary("MatrixTriangularSolve", matrix, rhs, "MatrixTriangularSolve",
-                       {"lower": bool(lower), "adjoint": bool(adjoint)})
+                       {"lower": make_bool(lower, "lower"), "adjoint": make_bool(adjoint, "adjoint")})
 
 
 def qr(input, full_matrices=False, name=None):
     """(q, r) with input = q @ r, q with orthonormal columns, r upper triangular; per batch entry."""
-    q, r = _unary("Qr", input, name or "Qr", {"full_matrices": bool(full_matrices)}, n_out=2)
+    q, r = _unary("Qr", input, name or "Qr", {"full_matrices": make_bool(full_matrices, "full_matrices")}, n_out=2)
     return _Qr(q, r)
 
 
@@ -268,8 +268,8 @@ _Qr = collections.namedtuple("Qr", ["q", "r"])
 def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     """Singular values s (descending), and with compute_uv the (s, u, v) with
     tensor = u @ diag(s) @ adjoint(v), per batch entry."""
-    s, u, v = _unary("Svd", tensor, name or "Svd", {"full_matrices": bool(full_matrices),
-                                                     "compute_uv": bool(compute_uv)}, n_out=3)
+    s, u, v = _unary("Svd", tensor, name or "Svd", {"full_matrices": make_bool(full_matrices, "full_matrices"),
+                                                     "compute_uv": make_bool(compute_uv, "compute_uv")}, n_out=3)
     return (s, u, v) if compute_uv else s
 
 
