@@ -253,6 +253,9 @@ def expm(input, name=None):  # noqa: A002
     """The matrix exponential of each innermost square matrix."""
     with _name_scope(name, "matrix_exponential", [input]):
         x = convert_to_tensor(input, name="input")
+        if x.dtype.base_dtype not in (_dtypes.float16, _dtypes.float32, _dtypes.float64, _dtypes.complex64,
+                                      _dtypes.complex128):
+            raise ValueError(f"tf.linalg.expm does not support matrices of type <dtype: '{x.dtype.base_dtype.name}'>")
         _check_type("input", x)
         if x.shape.ndims is not None and x.shape.ndims < 2:
             raise ValueError(f"`input` must be a (batch of) square matrices, got shape {x.shape}")
