@@ -331,3 +331,15 @@ def test_bool_attrs_are_checked_as_tfs_generated_wrappers():
             with pytest.raises(TypeError) as e:
                 fn()
             assert str(e.value) == msg
+
+
+def test_rot90_with_a_non_scalar_k_as_tensorflow():
+    # Recorded from TF 2.21.
+    import pytest
+    with tf.Graph().as_default():
+        img = tf.placeholder(tf.float32, [4, 4, 3])
+        for k, shape in [([2, 2], "(2,)"), (tf.constant([1]), "(1,)")]:
+            with pytest.raises(ValueError) as e:
+                tf.image.rot90(img, k)
+            assert str(e.value) == f"Shape {shape} must have rank 0"
+        assert tf.image.rot90(img, np.int32(3)).shape.as_list() == [4, 4, 3]

@@ -363,7 +363,7 @@ def rot90(image, k=1, name=None):
         kv = constant_value(k) if isinstance(k, Tensor) else k
         if kv is not None and not isinstance(k, Tensor):
             convert_to_tensor(k, dtype=_dtypes.int32)  # TF's TypeError for a non-int k
-        if kv is not None and image.shape.ndims in (3, 4):
+        if kv is not None and np.ndim(kv) == 0 and image.shape.ndims in (3, 4):
             # A k known now: the rotation itself. (TF builds its case even so, which leaves the
             # rotated height and width unknown; the cond's second-order gradient cannot yet take
             # the untaken branches' shapes, so a known k keeps the exact ops and static shape.)
