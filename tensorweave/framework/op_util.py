@@ -26,6 +26,13 @@ def apply_op(op_type, inputs, out_dtypes, name, attrs=None, shapes=None):
     return list(op._outputs)
 
 
+def check_allowed(param, dtype, allowed):
+    """TF's op-builder TypeError when `dtype` is not among `allowed` (names, in TF's order)."""
+    if allowed is not None and dtype.base_dtype.name not in allowed:
+        raise TypeError(f"Value passed to parameter '{param}' has DataType {dtype.base_dtype.name} not in "
+                        f"list of allowed values: {', '.join(allowed)}")
+
+
 def make_bool(value, arg):
     """A bool attr as TF's generated op wrappers take it: anything but a bool is a TypeError."""
     if not isinstance(value, bool):

@@ -16,14 +16,13 @@ from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import constant, constant_value
 from ..framework.graph import Tensor
-from ..framework.op_util import apply_op, broadcast_shape_fn, matching_input, unchanged_shape
+from ..framework.op_util import apply_op, broadcast_shape_fn, check_allowed, matching_input, unchanged_shape
 from ..framework.tensor_shape import TensorShape, as_shape, inference_merge_error, note_input_value, unknown_shape
 from .array_ops import (
     _base, _graph, _index_tensor, _static_int, _to_tensor, concat, expand_dims, gather,
     gather_nd, reshape, shape, stack, tile,
 )
 from .array_gather_ops import _check_scatter_nd_shapes
-from .array_misc_ops import _allowed
 
 __all__ = [
     "roll", "repeat", "searchsorted", "unique_with_counts", "unravel_index", "bitcast",
@@ -284,7 +283,7 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=_dtypes.int32, n
     range count in the first bin, above it in the last)."""
     with _graph().name_scope(name or "histogram_fixed_width") as scope:
         values = _to_tensor(values, name="values")
-        _allowed("values", values, ("int32", "int64", "float32", "float64"))
+        check_allowed("values", values.dtype, ("int32", "int64", "float32", "float64"))
         vr = matching_input(value_range, values, "value_range", "values", "HistogramFixedWidth")
         nb = _to_tensor(nbins, name="nbins", dtype=_dtypes.int32)
         dtype = _dtypes.as_dtype(dtype).base_dtype
@@ -664,7 +663,7 @@ def cross(a, b, name=None):
     """The pairwise cross product of 3-vectors in the last dimension of a and b."""
     with _graph().name_scope(name or "Cross") as scope:
         a = _to_tensor(a, name="a")
-        _allowed("a", a, ("float32", "float64", "int32", "uint8", "int16", "int8", "int64", "bfloat16",
+        check_allowed("a", a.dtype, ("float32", "float64", "int32", "uint8", "int16", "int8", "int64", "bfloat16",
                           "uint16", "float16", "uint32", "uint64"))
         b = _to_tensor(b, name="b", dtype=_base(a) if not isinstance(b, Tensor) else None)
         if _base(b) is not _base(a):

@@ -11,7 +11,7 @@ from ..framework import registry
 from ..framework.constant_op import constant, convert_to_tensor
 from ..framework.graph import Tensor
 from ..framework.indexed_slices import IndexedSlices
-from ..framework.op_util import apply_op, matching_input, unchanged_shape
+from ..framework.op_util import apply_op, check_allowed, matching_input, unchanged_shape
 from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
 from .array_ops import (
     _base, _builtin_range, _check_out_type, _dims_str, _graph, _index_tensor, _op_input, _partial_dims, rank,
@@ -390,19 +390,12 @@ def _diag_grad(op, grad):
 _DIAG_TYPES = ("bfloat16", "float16", "float32", "float64", "int32", "int64", "complex64", "complex128")
 
 
-def _allowed(param, t, names):
-    """TF's op-builder TypeError when t's dtype is not among `names` (in TF's order)."""
-    if _base(t).name not in names:
-        raise TypeError(f"Value passed to parameter '{param}' has DataType {_base(t).name} not in list of "
-                        f"allowed values: {', '.join(names)}")
-
-
 def diag(diagonal, name=None):
     """out[i1..ik, i1..ik] = diagonal[i1..ik], zeros elsewhere (rank 2k)."""
     g = _graph()
     with g.name_scope(name or "Diag") as scope:
         d = _to_tensor(diagonal, name="diagonal")
-        _allowed("diagonal", d, _DIAG_TYPES)
+        check_allowed("diagonal", d.dtype, _DIAG_TYPES)
         return apply_op("Diag", [d], [_base(d)], scope, attrs={"T": _base(d)})
 
 

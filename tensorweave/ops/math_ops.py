@@ -24,7 +24,7 @@ from ..framework.constant_op import constant, constant_value, convert_to_tensor
 from ..framework.graph import Tensor
 from ..framework.graph import name_scope as _name_scope
 from ..framework.indexed_slices import IndexedSlices
-from ..framework.op_util import apply_op, broadcast_shape_fn, broadcast_shapes, unchanged_shape
+from ..framework.op_util import apply_op, broadcast_shape_fn, broadcast_shapes, check_allowed, unchanged_shape
 from ..framework.tensor_shape import TensorShape, unknown_shape
 
 __all__ = [
@@ -81,10 +81,7 @@ _OP_T = {k: tuple(v.split()) for k, v in _OP_T.items()}
 _ANY = None
 
 
-def _check_allowed(param, dtype, allowed):
-    if allowed is not None and dtype.base_dtype.name not in allowed:
-        raise TypeError(f"Value passed to parameter '{param}' has DataType {dtype.base_dtype.name} not in "
-                        f"list of allowed values: {', '.join(allowed)}")
+_check_allowed = check_allowed
 
 
 def _check_bool(op_type, param, t):

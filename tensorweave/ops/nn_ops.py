@@ -17,7 +17,7 @@ from ..framework import errors
 from ..framework import registry
 from ..framework.constant_op import constant, constant_value, convert_to_tensor
 from ..framework.graph import Tensor, control_dependencies, name_scope
-from ..framework.op_util import apply_op, unchanged_shape
+from ..framework.op_util import apply_op, check_allowed, unchanged_shape
 from ..framework.tensor_shape import TensorShape, unknown_shape
 
 __all__ = ["relu", "relu6", "elu", "selu", "softplus", "softsign", "leaky_relu", "crelu", "swish",
@@ -388,9 +388,7 @@ def bias_add(value, bias, data_format=None, name=None):
         else:
             raise ValueError("data_format must be of the form `N...C` or `NC...`")
         value = convert_to_tensor(value, name="input")
-        if value.dtype.base_dtype.name not in _BIAS_ADD_TYPES:
-            raise TypeError(f"Value passed to parameter 'value' has DataType {value.dtype.base_dtype.name} not "
-                            f"in list of allowed values: {', '.join(_BIAS_ADD_TYPES)}")
+        check_allowed("value", value.dtype, _BIAS_ADD_TYPES)
         bias = convert_to_tensor(bias, dtype=value.dtype.base_dtype, name="bias")
         dt = value.dtype.base_dtype
         return apply_op("BiasAdd", [value, bias], [dt], name, attrs={"T": dt, "data_format": data_format})

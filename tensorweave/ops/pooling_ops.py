@@ -14,7 +14,7 @@ from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import constant_value, convert_to_tensor
 from ..framework.graph import name_scope
-from ..framework.op_util import apply_op
+from ..framework.op_util import apply_op, check_allowed
 from ..framework.tensor_shape import TensorShape, unknown_shape
 from .conv_ops import _check_explicit, _norm_format, _out_dim, _padding, _spatial_idx
 
@@ -160,9 +160,7 @@ def _pool(op_type, value, ksize, strides, padding, data_format, name):
             raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
         x = convert_to_tensor(value, name="input" if op_type == "MaxPool" else "value")
         if op_type != "MaxPool":
-            if x.dtype.base_dtype.name not in ("float16", "bfloat16", "float32", "float64"):
-                raise TypeError(f"Value passed to parameter 'value' has DataType {x.dtype.base_dtype.name} not in "
-                                "list of allowed values: float16, bfloat16, float32, float64")
+            check_allowed("value", x.dtype, ("float16", "bfloat16", "float32", "float64"))
             pad, _ = _padding(padding, fmt, op_type)
         attrs.update(padding=pad, data_format=fmt)
         dt = x.dtype.base_dtype

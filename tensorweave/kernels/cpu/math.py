@@ -824,6 +824,12 @@ def _reduction(op_type, make):
         copies = op_type in _COPYING_REDUCTIONS
         if axes is not None:
             fn = make(axes, keep, dt, xp)
+            static = op._inputs[0]._shape
+            if copies and static.is_fully_defined():
+                # (decided once when the shape is known, off the step's path)
+                if not _trivial(static.as_list(), axes):
+                    return lambda x, _axes: fn(x)
+                return lambda x, _axes: _reduction_copy(x, axes, keep, dt, xp)
 
             def reduce_static(x, _axes):
                 if copies and _trivial(x, axes):
@@ -846,7 +852,7 @@ _COPYING_REDUCTIONS = frozenset({"Sum", "Mean", "Prod"})
 
 
 def _trivial(x, axes):
-    shape = np.shape(x)
+    shape = x if isinstance(x, list) else np.shape(x)
     return all(shape[a] == 1 for a in axes)
 
 
