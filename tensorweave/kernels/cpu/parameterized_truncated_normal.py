@@ -13,6 +13,7 @@ import numpy as np
 
 from ...framework import errors
 from ..registry import register_kernel
+from . import eigen_math, libm
 from .random import _shape_arg, box_muller_double, box_muller_float, uint32_to_float, uint64_to_double
 from .stateless_random import _stream, key_counter
 
@@ -55,7 +56,9 @@ def _fail(what):
 
 
 def _batch(draws, n, mean, stddev, minval, maxval, T):
-    """n samples of one batch (TF's per-batch loop)."""
+    """n samples of one batch (TF's per-batch loop), with the C library's exp and log as TF's
+    Eigen::numext calls them on scalars."""
+    exp, log = (libm.exp, libm.log) if T is np.float64 else (eigen_math.glibc_expf, eigen_math.glibc_logf)
     if not (stddev > 0 and minval < maxval and (np.isfinite(minval) or np.isfinite(maxval))):
         raise errors.InvalidArgumentError(None, None, "Invalid parameters")
     if (np.isinf(minval) and minval < 0) or maxval < mean:
@@ -63,7 +66,7 @@ def _batch(draws, n, mean, stddev, minval, maxval, T):
     lo = T((minval - mean) / stddev)
     hi = T((maxval - mean) / stddev)
     sqrt_factor = T(np.sqrt(T(lo * lo + T(4))))
-    cutoff = T(T(2) * T(np.exp(T(T(0.5) + T(lo * T(lo - sqrt_factor)) / T(4)))) / T(lo + sqrt_factor))
+    cutoff = T(T(2) * T(exp(T(T(0.5) + T(lo * T(lo - sqrt_factor)) / T(4)))) / T(lo + sqrt_factor))
     diff = T(hi - lo)
     out, iterations = [], 0
     if (lo < -_RANDN_STDDEVS and hi >= 0) or (hi > _RANDN_STDDEVS and lo <= 0):
@@ -84,7 +87,7 @@ def _batch(draws, n, mean, stddev, minval, maxval, T):
             zs = [T(T(r) * diff + lo) for r in draws.uniform()]
             gs = [T(T(plus - T(z * z)) / T(2)) for z in zs]
             for z, g, u in zip(zs, gs, draws.uniform()):
-                if T(u) <= T(np.exp(g)):
+                if T(u) <= T(exp(g)):
                     out.append(T(z * stddev + mean))
                     iterations = 0
                     if len(out) >= n:
@@ -98,9 +101,9 @@ def _batch(draws, n, mean, stddev, minval, maxval, T):
         while len(out) < n:
             r = draws.uniform()
             for i in range(0, len(r), 2):
-                z = T(T(-T(np.log(T(r[i])))) / alpha + lo)
+                z = T(T(-T(log(T(r[i])))) / alpha + lo)
                 x = T(alpha - z) if lo < alpha else T(lo - alpha)
-                g = T(np.exp(T(T(-x * x) / T(2))))
+                g = T(exp(T(T(-x * x) / T(2))))
                 if T(r[i + 1]) <= g and z < hi:
                     out.append(T(z * stddev + mean))
                     iterations = 0

@@ -17,7 +17,7 @@ import numpy as np
 
 from ...framework import errors
 from ..registry import register_kernel
-from . import eigen_math
+from . import eigen_math, libm
 
 _M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
 _W0, _W1 = 0x9E3779B9, 0xBB67AE85
@@ -176,8 +176,8 @@ def box_muller_double(x0, x1, x2, x3):
     u1 = uint64_to_double(x0, x1)
     u1 = np.maximum(u1, 1.0e-7)
     v1 = 2.0 * np.pi * uint64_to_double(x2, x3)
-    u2 = np.sqrt(-2.0 * np.log(u1))
-    return np.sin(v1) * u2, np.cos(v1) * u2
+    u2 = np.sqrt(-2.0 * libm.log(u1))
+    return libm.sin(v1) * u2, libm.cos(v1) * u2
 
 
 # Values are generated this many groups (Philox blocks) at a time: the uint64 words of a whole
@@ -509,7 +509,7 @@ def gamma_values(stream, n, alphas):
         out[~(alpha >= 0)] = np.nan  # negative or NaN
         ones = np.flatnonzero(alpha == 1)
         if ones.size:
-            out[ones] = -np.log1p(-draws.take("uniform", ones))
+            out[ones] = -libm.log1p(-draws.take("uniform", ones))
         active = np.flatnonzero((alpha > 0) & (alpha != 1))
         d = alpha + np.where(alpha < 1, 2.0 / 3, -1.0 / 3)
         c = 1.0 / 3 / np.sqrt(d)
@@ -520,7 +520,7 @@ def gamma_values(stream, n, alphas):
             idx, x, v = active[ok], x[ok], v[ok]
             v = v * v * v  # TF: v = v * v * v (two roundings, not pow)
             u = draws.take("uniform", idx)
-            accept = (u < 1 - 0.0331 * (x * x) * (x * x)) | (np.log(u) < 0.5 * x * x + d[idx] * (1 - v + np.log(v)))
+            accept = (u < 1 - 0.0331 * (x * x) * (x * x)) | (libm.log(u) < 0.5 * x * x + d[idx] * (1 - v + libm.log(v)))
             done = idx[accept]
             res = d[done] * v[accept]
             small = alpha[done] < 1
@@ -545,7 +545,7 @@ def poisson_values(stream, n, rates):
         out[rate == np.inf] = np.inf
         # Knuth: count the uniforms whose running product stays above exp(-rate).
         active = np.flatnonzero(rate < 10)
-        limit = np.exp(-rate)
+        limit = libm.exp(-rate)
         prod = np.ones(m)
         while active.size:
             prod[active] *= draws.take("uniform", active)
@@ -554,7 +554,7 @@ def poisson_values(stream, n, rates):
             active = active[~stop]
         # PTRS for rate >= 10.
         active = np.flatnonzero((rate >= 10) & (rate < np.inf))
-        log_rate = np.log(rate)
+        log_rate = libm.log(rate)
         b = 0.931 + 2.53 * np.sqrt(rate)
         aa = -0.059 + 0.02483 * b
         inv_alpha = 1.1239 + 1.1328 / (b - 3.4)
@@ -566,7 +566,7 @@ def poisson_values(stream, n, rates):
             k = np.floor((2 * aa[active] / us + b[active]) * u + rate[active] + 0.43)
             quick = (us >= 0.07) & (v <= v_r[active])
             retry = ~quick & ((k < 0) | ((us < 0.013) & (v > us)))
-            s = np.log(v * inv_alpha[active] / (aa[active] / (us * us) + b[active]))
+            s = libm.log(v * inv_alpha[active] / (aa[active] / (us * us) + b[active]))
             t = -rate[active] + k * log_rate[active] - _lgamma(np.maximum(k, 0) + 1)  # (k < 0 retries)
             accept = quick | (~retry & (s <= t))
             out[active[accept]] = k[accept]

@@ -14,6 +14,7 @@ import numpy as np
 
 from ...framework import errors
 from ..registry import register_kernel
+from . import libm
 from .random import _shape_arg, gamma_values, poisson_values, uint64_to_double
 from .resource_variables import _read
 from .stateless_random import _stream, key_counter
@@ -113,10 +114,10 @@ def _inversion(draws, idx, count, p):
     out = np.zeros(idx.size)
     total = np.zeros(idx.size)
     active = np.arange(idx.size)
-    log_q = np.log1p(-p)
+    log_q = libm.log1p(-p)
     while active.size:
         u = draws.take(idx[active])
-        total[active] += np.ceil(np.log(u) / log_q[active])
+        total[active] += np.ceil(libm.log(u) / log_q[active])
         stop = total[active] > count[active]
         out[active[~stop]] += 1
         active = active[~stop]
@@ -145,10 +146,10 @@ def _btrs(draws, idx, count, p):
         bad = ~quick & ((k < 0) | (k > count[j]))
         n = count[j]
         with np.errstate(all="ignore"):
-            lv = np.log(v * alpha[j] / (a[j] / (us * us) + b[j]))
+            lv = libm.log(v * alpha[j] / (a[j] / (us * us) + b[j]))
             mj = m[j]
-            ub = ((mj + 0.5) * np.log((mj + 1) / (r[j] * (n - mj + 1))) + (n + 1) * np.log((n - mj + 1) / (n - k + 1))
-                  + (k + 0.5) * np.log(r[j] * (n - k + 1) / (k + 1)) + _stirling_tail(mj) + _stirling_tail(n - mj)
+            ub = ((mj + 0.5) * libm.log((mj + 1) / (r[j] * (n - mj + 1))) + (n + 1) * libm.log((n - mj + 1) / (n - k + 1))
+                  + (k + 0.5) * libm.log(r[j] * (n - k + 1) / (k + 1)) + _stirling_tail(mj) + _stirling_tail(n - mj)
                   - _stirling_tail(k) - _stirling_tail(n - k))
         accept = quick | (~bad & (lv <= ub))
         out[j[accept]] = k[accept]

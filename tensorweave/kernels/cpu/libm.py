@@ -1,0 +1,62 @@
+"""The C library's float64 functions over arrays, for kernels where TF calls them on scalars.
+
+TF's scalar code (random samplers, candidate samplers) calls glibc's `log`, `exp`, `sin`, ...
+on doubles. NumPy calls those very functions only on CPUs where it has no SIMD loop of its own:
+with AVX-512 it has its own float64 `exp`/`log` and SVML's `log1p`/`expm1`/`tanh`, which differ
+from glibc in the last bit on up to a quarter of inputs. So each function here is NumPy's ufunc
+where a probe shows it gives glibc's bits on this machine, and otherwise Python's `math`
+function (which is glibc's) element by element over the finite results, NumPy's own for the
+special values (where the two agree).
+"""
+import math
+
+import numpy as np
+
+__all__ = ["log", "exp", "log1p", "expm1", "sin", "cos", "tanh"]
+
+_agrees = {}
+
+
+def _probe_values():
+    rng = np.random.RandomState(0)
+    return np.concatenate([rng.rand(4096), rng.uniform(-40.0, 40.0, 4096),
+                           10.0 ** rng.uniform(-12, 6, 4096)])
+
+
+def _numpy_agrees(name, ufunc, exact):
+    """Whether NumPy's `ufunc` gives glibc's bits here (decided once per function)."""
+    ok = _agrees.get(name)
+    if ok is None:
+        x = _probe_values()
+        with np.errstate(all="ignore"):
+            got = ufunc(x)
+        finite = np.isfinite(got)
+        want = np.fromiter(map(exact, x[finite].tolist()), np.float64, count=int(finite.sum()))
+        ok = _agrees[name] = bool(np.array_equal(got[finite], want))
+    return ok
+
+
+def _libm(name, ufunc, exact):
+    def call(x):
+        x = np.asarray(x, np.float64)
+        with np.errstate(all="ignore"):
+            out = ufunc(x)
+        if _numpy_agrees(name, ufunc, exact):
+            return out
+        out = np.asarray(out, np.float64)       # (a fresh array: a 0-d input gave a scalar)
+        flat, xs = out.reshape(-1), x.reshape(-1)
+        finite = np.flatnonzero(np.isfinite(flat))
+        flat[finite] = np.fromiter(map(exact, xs[finite].tolist()), np.float64, count=finite.size)
+        return out if out.ndim else out[()]
+    call.__name__ = name
+    call.__doc__ = f"glibc's float64 `{name}` of each element of x."
+    return call
+
+
+log = _libm("log", np.log, math.log)
+exp = _libm("exp", np.exp, math.exp)
+log1p = _libm("log1p", np.log1p, math.log1p)
+expm1 = _libm("expm1", np.expm1, math.expm1)
+sin = _libm("sin", np.sin, math.sin)
+cos = _libm("cos", np.cos, math.cos)
+tanh = _libm("tanh", np.tanh, math.tanh)
