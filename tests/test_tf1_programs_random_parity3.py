@@ -45,3 +45,23 @@ def test_multinomial_shard_rows(monkeypatch, args, rows):
     batch, n, classes, threads = args
     monkeypatch.setattr(cpu_random, "_tf_intra_op_threads", lambda: threads)
     assert cpu_random._multinomial_shard_rows(batch, n, classes) == rows
+
+
+def test_libm_float64_functions_are_glibc_bits_on_any_cpu():
+    # kernels/cpu/libm.py: NumPy's AVX-512 float64 loops differ from glibc in the last bit; the
+    # samplers must get glibc's (Python's math module calls it) on every CPU.
+    import math
+    from tensorweave.kernels.cpu import libm
+    rng = np.random.RandomState(1)
+    x = np.concatenate([rng.rand(3000), rng.uniform(-30, 30, 3000), 10.0 ** rng.uniform(-300, 2, 3000)])
+    for name in libm.__all__:
+        got = getattr(libm, name)(x)
+        with np.errstate(all="ignore"):
+            special = ~np.isfinite(getattr(np, name)(x))
+        want = np.array([getattr(math, name)(v) if not s else np.nan for v, s in zip(x.tolist(), special)])
+        assert np.array_equal(got[~special], want[~special]), name
+    specials = np.array([0.0, -0.0, -1.0, np.inf, -np.inf, np.nan, 1e-310])
+    with np.errstate(all="ignore"):
+        assert np.array_equal(libm.log(specials), np.log(specials), equal_nan=True)
+        assert np.array_equal(libm.exp(np.array([800.0, -800.0])), [np.inf, 0.0])
+    assert libm.log(np.float64(2.0)) == math.log(2.0)
