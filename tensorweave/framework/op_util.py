@@ -40,6 +40,17 @@ def make_bool(value, arg):
     return value
 
 
+def make_int(value, arg):
+    """An int attr as TF's generated op wrappers make it: int(value) (so 2.5 -> 2); strings and
+    what int() refuses are a TypeError."""
+    if isinstance(value, str):
+        raise TypeError(f"Expected int for argument '{arg}' not {value!r}.")
+    try:
+        return int(value)
+    except (ValueError, TypeError):
+        raise TypeError(f"Expected int for argument '{arg}' not {value!r}.") from None
+
+
 def typed_input(value, dtype, arg, op_type, name=None):
     """`value` as a tensor of the fixed input type `dtype` (an op input without a type attr):
     a tensor of another dtype is TF's op-builder TypeError."""

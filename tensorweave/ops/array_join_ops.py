@@ -10,7 +10,7 @@ from ..framework import registry
 from ..framework.constant_op import constant, constant_value, convert_to_tensor
 from ..framework.graph import Tensor
 from ..framework.indexed_slices import IndexedSlices
-from ..framework.op_util import apply_op
+from ..framework.op_util import apply_op, make_int
 from ..framework.tensor_shape import Dimension, TensorShape, inference_merge_error, note_input_value, unknown_shape
 from .array_ops import (
     _base, _contains_tensor, _dims_str, _graph, identity, _index_tensor, _partial_dims, shape, shape_n,
@@ -263,7 +263,10 @@ def _unpack_grad(op, *grads):
 def unstack(value, num=None, axis=0, name="unstack"):
     """Splits `value` along `axis` into a list of `num` tensors of rank R-1."""
     if num is not None:  # TF converts `value` only inside the Unpack op's scope ("unstack/value")
+        num, axis = make_int(num, "num"), make_int(axis, "axis")
         with _graph().name_scope(name or "unstack") as scope:
+            if num < 0:  # (checked where TF's op builder checks it: the name is taken)
+                raise ValueError(f"Attr 'num' of 'Unpack' Op passed {num} less than minimum 0.")
             value = _to_tensor(value, name="value")
             out = apply_op("Unpack", [value], [_base(value)] * num, scope,
                            attrs={"num": num, "T": _base(value), "axis": axis})
@@ -280,6 +283,7 @@ def unstack(value, num=None, axis=0, name="unstack"):
         num = s[axis].value
         if num is None:
             raise ValueError(f"Cannot infer argument `num` from shape {s}")
+    axis = make_int(axis, "axis")
     out = apply_op("Unpack", [value], [_base(value)] * num, name or "unstack",
                    attrs={"num": num, "T": _base(value), "axis": axis})
     if num == 0:

@@ -9,7 +9,7 @@ from ..framework import registry
 from ..framework.constant_op import constant, constant_value, convert_to_tensor
 from ..framework.graph import Tensor
 from ..framework.indexed_slices import IndexedSlices
-from ..framework.op_util import apply_op
+from ..framework.op_util import apply_op, make_int
 from ..framework.tensor_shape import (
     TensorShape, note_input_partial_shape, note_input_value, shape_tensor_value_error, unknown_shape,
 )
@@ -276,16 +276,6 @@ def _squeeze_grad(op, grad):
     return [reshape(grad, shape(op.inputs[0]))]
 
 
-def _make_int(v, arg):
-    """An int attr from v as TF's op wrappers make it (int(v): 2.5 -> 2; strings refused)."""
-    if isinstance(v, str):
-        raise TypeError(f"Expected int for argument '{arg}' not {v!r}.")
-    try:
-        return int(v)
-    except (ValueError, TypeError):
-        raise TypeError(f"Expected int for argument '{arg}' not {v!r}.") from None
-
-
 def squeeze(input, axis=None, name=None, squeeze_dims=None):
     """Removes dimensions of size 1 (all of them, or those listed in `axis`)."""
     if squeeze_dims is not None:
@@ -298,7 +288,7 @@ def squeeze(input, axis=None, name=None, squeeze_dims=None):
         axis = [axis]
     elif not isinstance(axis, (list, tuple)):      # (TF's generated wrapper's check)
         raise TypeError(f"Expected list for 'axis' argument to 'squeeze' Op, not {axis!r}.")
-    axis = [_make_int(a, "axis") for a in axis]
+    axis = [make_int(a, "axis") for a in axis]
     with _graph().name_scope(name or "Squeeze") as scope:  # TF: "Squeeze/input"
         input = _to_tensor(input, name="input")
         return apply_op("Squeeze", [input], [_base(input)], scope,
