@@ -316,7 +316,7 @@ def sparse_softmax(sp_input, name=None):
         t = sp_input.dtype.base_dtype
         if t not in (_dtypes.float16, _dtypes.float32, _dtypes.float64):
             raise TypeError(f"Value passed to parameter 'sp_values' has DataType {t.name} not in list of allowed "
-                            "values: half, float32, float64")
+                            "values: float16, float32, float64")
         out = apply_op("SparseSoftmax", [sp_input.indices, sp_input.values, sp_input.dense_shape], [t],
                        "SparseSoftmax", attrs={"T": t})
         return SparseTensor(sp_input.indices, out, sp_input.dense_shape)

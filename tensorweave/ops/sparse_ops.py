@@ -392,6 +392,17 @@ registry.register_op("SparseAdd", shape_fn=lambda op: [TensorShape([None, op.inp
 registry.register_op("SparseTensorDenseAdd", shape_fn=lambda op: [op.inputs[3].shape])
 def _sparse_concat_shape(op):
     n = len(op.inputs) // 3
+    # TF's shape function: each input's indices columns and dense shape length merge with the others'
+    cols = length = None
+    for k in range(n):
+        ind = op.inputs[k].shape.require_rank(2)
+        op.inputs[k + n].shape.require_rank(1)
+        shp = op.inputs[k + 2 * n].shape.require_rank(1)
+        for seen, d in ((cols, ind[1].value if ind.ndims else None), (length, shp[0].value if shp.ndims else None)):
+            if seen is not None and d is not None and seen != d:
+                raise ValueError(f"Dimensions must be equal, but are {seen} and {d}")
+        cols = cols if ind.ndims is None or ind[1].value is None else ind[1].value
+        length = length if shp.ndims is None or shp[0].value is None else shp[0].value
     counts = [t.shape[0].value if t.shape.ndims == 2 else None for t in op.inputs[:n]]
     nnz = sum(counts) if all(c is not None for c in counts) else None   # TF sums the static nnz
     rank = op.inputs[0].shape[1].value if op.inputs[0].shape.ndims == 2 else None
@@ -483,11 +494,21 @@ def sparse_concat(axis, sp_inputs, name=None, expand_nonconcat_dim=False, concat
     axis = concat_dim if concat_dim is not None else axis
     expand = bool(expand_nonconcat_dims if expand_nonconcat_dims is not None else expand_nonconcat_dim)
     sps = [_sp(x) for x in sp_inputs]
+    if len(sps) == 1:  # TF: the one input itself
+        return sps[0]
     shapes = [x.shape for x in sps]
     n = len(sps)
-    i, v, s = apply_op("SparseConcat", [x.indices for x in sps] + [x.values for x in sps]
-                       + [x.dense_shape for x in sps], [_dtypes.int64, sps[0].dtype.base_dtype, _dtypes.int64],
-                       name or "SparseConcat", attrs={"concat_dim": int(axis), "N": n, "expand": expand})
+    dense_shapes = [x.dense_shape for x in sps]
+    if expand:
+        # TF's Python: every input's dense shape becomes the per-dimension max, its own size kept
+        # along `axis` (the op itself has no expand attr)
+        array_ops, math_ops = _array(), _math()
+        max_shape = math_ops.reduce_max(array_ops.concat([array_ops.reshape(d, [1, -1]) for d in dense_shapes], 0), 0)
+        dense_shapes = [array_ops.concat([max_shape[:axis], d[-1:] if axis == -1 else d[axis:axis + 1],
+                                          [] if axis == -1 else max_shape[axis + 1:]], 0) for d in dense_shapes]
+    i, v, s = apply_op("SparseConcat", [x.indices for x in sps] + [x.values for x in sps] + dense_shapes,
+                       [_dtypes.int64, sps[0].dtype.base_dtype, _dtypes.int64],
+                       name or "SparseConcat", attrs={"N": n, "T": sps[0].dtype.base_dtype, "concat_dim": int(axis)})
     # TF's static shape: the first input's (or the per-dimension max when expanding), the sum
     # along `axis`; a Const dense shape when every input is fully known.
     if all(x.ndims is not None for x in shapes):
@@ -560,7 +581,13 @@ def sparse_reshape(sp_input, shape, name=None):
 
 
 def _sdmm_shape(op):
-    b = op.inputs[3].shape
+    # TF's shape function: indices a matrix, values a vector, a_shape (a vector) of 2 entries, b a matrix
+    op.inputs[0].shape.require_rank(2)
+    op.inputs[1].shape.require_rank(1)
+    a_rank = op.inputs[2].shape.require_rank(1)[0].value
+    if a_rank is not None and a_rank != 2:
+        raise ValueError(f"Shape must be rank 2 but is rank {a_rank}")
+    b = op.inputs[3].shape.require_rank(2)
     adj_a, adj_b = op._get_attr("adjoint_a"), op._get_attr("adjoint_b")
     a = constant_value(op.inputs[2])
     rows = None if a is None else int(np.asarray(a).reshape(-1)[1 if adj_a else 0])
@@ -627,10 +654,11 @@ def sparse_tensor_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=N
 
 
 def sparse_retain(sp_input, to_retain):
-    """The entries of `sp_input` where the bool vector `to_retain` is true."""
+    """The entries of `sp_input` where the vector `to_retain` is true (nonzero)."""
     sp_input = _sp(sp_input)
     array_ops = _array()
-    to_retain = convert_to_tensor(to_retain, dtype=_dtypes.bool)
+    # TF converts the mask as given: Where takes any numeric mask as "nonzero"
+    to_retain = convert_to_tensor(to_retain)
     # TF checks the mask's length against the number of values at graph build time
     to_retain.shape.assert_has_rank(1)
     if sp_input.values.shape.ndims is not None:

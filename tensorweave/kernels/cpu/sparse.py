@@ -308,23 +308,21 @@ def _sparse_dense_add(op, ctx):
 def _sparse_concat(op, ctx):
     n = op._get_attr("N")
     axis = op._get_attr("concat_dim")
-    expand = op._get_attr("expand")
 
     def concat(*args):
         inds, vals, shapes = args[:n], args[n:2 * n], [np.asarray(s, np.int64) for s in args[2 * n:]]
         rank = len(shapes[0])
         ax = axis % rank
-        if not expand:
-            # TF's SparseConcatOp checks rank, then each non-concat dimension, per input in order
-            for pos, s in enumerate(shapes[1:], 1):
-                if len(s) != rank:
-                    raise _invalid(f"Ranks of all input tensors must match: expected {rank} but got {len(s)} "
-                                   f"at position {pos}")
-                for d in range(rank):
-                    if d != ax and s[d] != shapes[0][d]:
-                        raise _invalid(f"Input shapes must match: expected {shapes[0][d]} for dimension {d} "
-                                       f"but got {s[d]} at position {pos}")
-        out_shape = np.max(np.stack(shapes), axis=0) if expand else shapes[0].copy()
+        # TF's SparseConcatOp checks rank, then each non-concat dimension, per input in order
+        for pos, s in enumerate(shapes[1:], 1):
+            if len(s) != rank:
+                raise _invalid(f"Ranks of all input tensors must match: expected {rank} but got {len(s)} "
+                               f"at position {pos}")
+            for d in range(rank):
+                if d != ax and s[d] != shapes[0][d]:
+                    raise _invalid(f"Input shapes must match: expected {shapes[0][d]} for dimension {d} "
+                                   f"but got {s[d]} at position {pos}")
+        out_shape = shapes[0].copy()
         out_shape[ax] = sum(int(s[ax]) for s in shapes)
         parts, offset = [], 0
         for i, s in zip(inds, shapes):
@@ -371,6 +369,17 @@ def _sparse_dense_matmul(op, ctx):
 
     def matmul(indices, values, shape, b):
         b = np.asarray(b)
+        # TF's SparseTensorDenseMatMulOp checks, in this order
+        if b.ndim != 2:
+            raise _invalid("Tensor 'b' is not a matrix")
+        if np.ndim(shape) != 1:
+            raise _invalid("Tensor 'a_shape' is not a vector")
+        if np.size(shape) != 2:
+            raise _invalid("Tensor 'a_shape' must have 2 elements")
+        if np.ndim(values) != 1:
+            raise _invalid("Tensor 'a_values' is not a vector")
+        if np.ndim(indices) != 2:
+            raise _invalid("Tensor 'a_indices' is not a matrix")
         if adj_b:
             b = b.conj().T
         idx = np.asarray(indices, np.int64).reshape(-1, 2)

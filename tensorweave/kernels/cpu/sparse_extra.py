@@ -6,6 +6,7 @@ import numpy as np
 from ...framework import errors
 from ..registry import register_kernel
 from .eigen_math import expf
+from .sparse import _strictly_ordered
 
 
 def _invalid(msg):
@@ -144,6 +145,31 @@ def _sparse_softmax(op, ctx):
     return sparse_softmax
 
 
+def _union_walk(ai, av, bi, bv):
+    """TF's UnionSparseIndicesAndValues: one row-major comparison walk over both operands; a
+    side missing an index contributes 0."""
+    out, a_out, b_out = [], [], []
+    i = j = 0
+    while i < len(ai) and j < len(bi):
+        a, b = tuple(ai[i]), tuple(bi[j])
+        if a < b:
+            out.append(ai[i]), a_out.append(av[i]), b_out.append(0)
+            i += 1
+        elif a > b:
+            out.append(bi[j]), a_out.append(0), b_out.append(bv[j])
+            j += 1
+        else:
+            out.append(ai[i]), a_out.append(av[i]), b_out.append(bv[j])
+            i += 1
+            j += 1
+    for k in range(i, len(ai)):
+        out.append(ai[k]), a_out.append(av[k]), b_out.append(0)
+    for k in range(j, len(bi)):
+        out.append(bi[k]), a_out.append(0), b_out.append(bv[k])
+    return (np.asarray(out, np.int64).reshape(-1, ai.shape[1]), np.asarray(a_out, av.dtype),
+            np.asarray(b_out, av.dtype))
+
+
 def _make_sparse_sparse(fn):
     def factory(op, ctx):
         def sparse_sparse(ai, av, ashape, bi, bv, bshape):
@@ -162,6 +188,11 @@ def _make_sparse_sparse(fn):
             both = np.concatenate([ai, bi])
             if not len(both):
                 return both, av[:0]
+            if not (_strictly_ordered(ai) and _strictly_ordered(bi)):
+                # TF walks both operands once as given (it assumes row-major order), so
+                # out-of-order entries come out where met, not sorted and merged
+                idx, a_full, b_full = _union_walk(ai, av, bi, bv)
+                return idx, fn(a_full, b_full).astype(av.dtype)
             gid, uniq = _group_ids(both)
             zero = np.zeros(len(uniq), av.dtype)
             a_full, b_full = zero.copy(), zero.copy()

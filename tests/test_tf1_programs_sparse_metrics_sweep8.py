@@ -1,0 +1,115 @@
+"""TF1 programs against TF, sparse ops and metrics (sweep 8): sparse_maximum/minimum of operands
+in non-canonical order, the rank checks of sparse_tensor_dense_matmul and sparse_concat,
+sparse_concat's expand_nonconcat_dim graph, sparse.retain with a numeric mask, sparse.softmax's
+dtype message. Expected values were recorded from TF 2.21 (tensorflow.compat.v1, v2 behaviour
+disabled)."""
+
+import pytest
+
+import tensorweave as tf
+
+
+def _run(t, feed=None):
+    with tf.Session() as sess:
+        return sess.run(t, feed)
+
+
+def _run_error(t, feed=None):
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError) as e:
+            sess.run(t, feed)
+    return str(e.value)
+
+
+# -- sparse_maximum / sparse_minimum -------------------------------------------------------------
+
+def test_sparse_maximum_walks_unordered_operands_as_given():
+    with tf.Graph().as_default():
+        a = tf.SparseTensor([[1, 0], [0, 1]], [1., 5.], [2, 2])
+        b = tf.SparseTensor([[0, 0], [1, 1]], [3., 2.], [2, 2])
+        c = tf.SparseTensor([[0, 1], [1, 0]], [4., 0.5], [2, 2])
+        mx, mn, mc = _run([tf.sparse_maximum(a, b), tf.sparse_minimum(a, b), tf.sparse_maximum(a, c)])
+        assert mx.indices.tolist() == [[0, 0], [1, 0], [0, 1], [1, 1]]
+        assert mx.values.tolist() == [3., 1., 5., 2.]
+        assert mn.indices.tolist() == [[0, 0], [1, 0], [0, 1], [1, 1]]
+        assert mn.values.tolist() == [0., 0., 0., 0.]
+        # [1,0] meets c's [1,0] only after c's [0,1]; a's [0,1] is then left over
+        assert mc.indices.tolist() == [[0, 1], [1, 0], [0, 1]]
+        assert mc.values.tolist() == [4., 1., 5.]
+
+
+# -- rank checks -----------------------------------------------------------------------------------
+
+def test_sparse_tensor_dense_matmul_rank_checks_at_build():
+    with tf.Graph().as_default():
+        sp3 = tf.SparseTensor([[0, 0, 0]], [1.], [2, 2, 2])
+        sp2 = tf.SparseTensor([[0, 0]], [1.], [2, 2])
+        with pytest.raises(ValueError) as e:
+            tf.sparse_tensor_dense_matmul(sp3, tf.ones([2, 2]))
+        assert str(e.value).startswith("Shape must be rank 2 but is rank 3 for '{{node SparseTensorDenseMatMul/"
+                                       "SparseTensorDenseMatMul}} = SparseTensorDenseMatMul[T=DT_FLOAT, ")
+        assert str(e.value).endswith("with input shapes: [1,3], [1], [3], [2,2].")
+        with pytest.raises(ValueError, match=r"^Shape must be rank 2 but is rank 3 for .*\[2\], \[2,2,2\]\.$"):
+            tf.sparse_tensor_dense_matmul(sp2, tf.ones([2, 2, 2]))
+        with pytest.raises(ValueError, match=r"^Shape must be rank 2 but is rank 1 for "):
+            tf.sparse_tensor_dense_matmul(sp2, tf.ones([2]))
+        b = tf.placeholder_with_default(tf.ones([2, 2, 2]), None)
+        assert "Tensor 'b' is not a matrix" in _run_error(tf.sparse_tensor_dense_matmul(sp2, b))
+
+
+def test_sparse_concat_rank_mismatch_at_build():
+    with tf.Graph().as_default():
+        sp1 = tf.SparseTensor([[0]], [1.], [2])
+        sp2 = tf.SparseTensor([[0, 0]], [1.], [2, 2])
+        sp3 = tf.SparseTensor([[0, 0, 0]], [1.], [2, 2, 2])
+        with pytest.raises(ValueError) as e:
+            tf.sparse_concat(0, [sp2, sp3])
+        assert str(e.value) == (
+            "Dimensions must be equal, but are 2 and 3 for '{{node SparseConcat}} = SparseConcat[N=2, T=DT_FLOAT, "
+            "concat_dim=0](SparseTensor_1/indices, SparseTensor_2/indices, SparseTensor_1/values, "
+            "SparseTensor_2/values, SparseTensor_1/dense_shape, SparseTensor_2/dense_shape)' with input shapes: "
+            "[1,2], [1,3], [1], [1], [2], [3].")
+        with pytest.raises(ValueError, match=r"^Dimensions must be equal, but are 1 and 2 for "):
+            tf.sparse_concat(0, [sp1, sp2])
+        assert tf.sparse_concat(0, [sp2]) is sp2
+
+
+def test_sparse_concat_expand_nonconcat_dim():
+    with tf.Graph().as_default():
+        a = tf.SparseTensor([[0, 1], [1, 0]], [1., 2.], [2, 3])
+        b = tf.SparseTensor([[0, 3], [2, 1]], [3., 4.], [3, 4])
+        got = {}
+        for ax in (0, 1, -1):
+            r = tf.sparse_concat(ax, [a, b], expand_nonconcat_dim=True)
+            got[ax] = _run(r)
+        assert r.shape.as_list() == [3, 7]
+        assert got[0].indices.tolist() == [[0, 1], [1, 0], [2, 3], [4, 1]]
+        assert got[0].dense_shape.tolist() == [5, 4]
+        assert got[1].indices.tolist() == [[0, 1], [0, 6], [1, 0], [2, 4]]
+        assert got[1].values.tolist() == [1., 3., 2., 4.]
+        assert got[1].dense_shape.tolist() == [3, 7]
+        assert got[-1].dense_shape.tolist() == [3, 7]
+        p = tf.placeholder(tf.int64, [2])
+        r = tf.sparse_concat(1, [tf.SparseTensor([[0, 1]], [1.], p), b], expand_nonconcat_dim=True)
+        v = _run(r, {p: [3, 2]})
+        assert v.indices.tolist() == [[0, 1], [0, 5], [2, 3]]
+        assert v.dense_shape.tolist() == [3, 6]
+        assert "expand" not in r.indices.op.node_def.attr
+
+
+# -- retain, softmax -----------------------------------------------------------------------------
+
+def test_sparse_retain_takes_a_numeric_mask():
+    with tf.Graph().as_default():
+        sp = tf.SparseTensor([[0, 0], [1, 1]], [1., 2.], [2, 2])
+        assert _run(tf.sparse.retain(sp, [0, 3])).values.tolist() == [2.]
+        assert _run(tf.sparse.retain(sp, tf.constant([1, 0]))).values.tolist() == [1.]
+
+
+def test_sparse_softmax_integer_message():
+    with tf.Graph().as_default():
+        sp = tf.SparseTensor([[0, 0]], [1], [2, 2])
+        with pytest.raises(TypeError) as e:
+            tf.sparse.softmax(sp)
+        assert str(e.value) == ("Value passed to parameter 'sp_values' has DataType int32 not in list of allowed "
+                                "values: float16, float32, float64")
