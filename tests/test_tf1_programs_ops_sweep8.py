@@ -1,5 +1,6 @@
 """Op-builder parity found in the 2026-12-07 sweep; expected names, classes and messages recorded
 from TF 2.21 (tensorflow.compat.v1, graph mode)."""
+import numpy as np
 import pytest
 
 import tensorweave as tf
@@ -17,3 +18,28 @@ def test_unstack_num_is_an_int_attr_as_tf_makes_it():
         # The failed build above took the name "unstack_2", as TF's op builder does.
         with pytest.raises(ValueError, match=r"Dimension must be 3 but is 2 for '\{\{node unstack_3\}\}"):
             tf.unstack(x, num=3)
+
+
+def test_shape_n_outputs_are_static_shapes_for_shape_functions():
+    # TF's shape refiner reads a ShapeN output like a Shape: tf.image.ssim tiles its kernel by
+    # shape1[-1] from shape_n, and TF reports the tiled kernel as [11,11,3,1].
+    with tf.Graph().as_default():
+        a, b = tf.shape_n([tf.zeros([2, 3, 4]), tf.zeros([5, 6])])
+        assert tf.tile(tf.zeros([1, 1]), [1, a[-1]]).shape.as_list() == [1, 4]
+        assert tf.reshape(tf.zeros([30]), tf.stack([b[0], -1])).shape.as_list() == [5, 6]
+        assert tf.zeros(b[:1]).shape.as_list() == [5]
+        img = tf.zeros([2, 9, 11, 3])
+        with pytest.raises(ValueError, match=r"with input shapes: \[2,9,11,3\], \[11,11,3,1\]\.$"):
+            tf.image.ssim(img, img, 1.0)
+
+
+def test_rgb_to_hsv_hue_rounds_as_tf():
+    # TF's norm is range.inverse() * (T(1) / T(6)), not 1 / (6 * range): the hue differed in the
+    # last bit on about a tenth of pixels.
+    px = np.frombuffer(bytes.fromhex(
+        "a8954c3f0647ec3ec3d0473f3dae583f1311333fa849983e75ac4e3f96b0113f547ad03e83915e3de4cb4c3e"
+        "05bb973cbc966d3f8154343f8a69023d"), np.float32).reshape(5, 3)
+    with tf.Session(graph=tf.Graph()) as s:
+        with s.graph.as_default():
+            hsv = s.run(tf.image.rgb_to_hsv(tf.constant(px)))
+    assert hsv[:, 0].tobytes().hex() == "ecaf573f2ffaf93d691f8a3d3cd3993e3113003e"

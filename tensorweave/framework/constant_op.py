@@ -300,6 +300,9 @@ def _static_value(tensor, depth):
     if depth > 64:
         return None
     op = tensor._op
+    if op._type == "ShapeN":  # each output is the shape of its own input (TF's shape refiner)
+        s = op._inputs[tensor._value_index].shape
+        return np.array(s.as_list(), op._get_attr("out_type").as_numpy_dtype) if s.is_fully_defined() else None
     fn = registry.static_value_fn(op._type)
     if fn is None or tensor._value_index != 0:
         return None

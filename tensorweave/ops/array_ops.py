@@ -167,6 +167,16 @@ def _static_int(t):
     return int(v)
 
 
+def _shape_source(t):
+    """The static shape that the tensor `t` holds when `t` is an output of Shape or ShapeN, else None."""
+    op = t.op
+    if op.type == "Shape" and t.value_index == 0:
+        return op.inputs[0].shape
+    if op.type == "ShapeN":
+        return op.inputs[t.value_index].shape
+    return None
+
+
 def _partial_dims(t):
     """The 1-D integer tensor `t` as a list of Python ints (None where unknown), or None when
     even its length is unknown (TF's constant_value_as_shape, but -1 entries are kept)."""
@@ -176,9 +186,9 @@ def _partial_dims(t):
             return None
         return [int(d) for d in np.asarray(v).ravel()]
     op = t.op
-    if op.type == "Shape" and t.value_index == 0:
-        s = op.inputs[0].shape
-        return None if s.ndims is None else s.as_list()
+    src = _shape_source(t)
+    if src is not None:
+        return None if src.ndims is None else src.as_list()
     if op.type == "Pack" and op._get_attr("axis") == 0:
         return [_scalar_dim(inp) for inp in op.inputs]
     if op.type == "ConcatV2":
@@ -189,8 +199,8 @@ def _partial_dims(t):
                 return None
             out.extend(p)
         return out
-    if op.type == "StridedSlice" and op.inputs[0].op.type == "Shape":
-        src = op.inputs[0].op.inputs[0].shape
+    if op.type == "StridedSlice" and _shape_source(op.inputs[0]) is not None:
+        src = _shape_source(op.inputs[0])
         b, e, s = (constant_value(x) for x in op.inputs[1:4])
         if src.ndims is not None and b is not None and e is not None and s is not None and len(b) == 1 \
                 and not (op._get_attr("shrink_axis_mask") or op._get_attr("new_axis_mask")
@@ -219,9 +229,9 @@ def _scalar_dim(t):
         return None if a is None or b is None else int(_DIM_ARITH[op.type](a, b))
     if op.type in ("Cast", "Identity") or op.type == "Reshape" and t.shape.ndims == 0:
         return _scalar_dim(op.inputs[0]) if op.inputs[0].shape.num_elements() in (None, 1) else None
-    if op.type == "StridedSlice" and op._get_attr("shrink_axis_mask") == 1 and op.inputs[0].op.type == "Shape" \
+    if op.type == "StridedSlice" and op._get_attr("shrink_axis_mask") == 1 and _shape_source(op.inputs[0]) is not None \
             and not (op._get_attr("ellipsis_mask") or op._get_attr("new_axis_mask")):
-        src = op.inputs[0].op.inputs[0].shape
+        src = _shape_source(op.inputs[0])
         b = constant_value(op.inputs[1])
         if src.ndims is not None and b is not None and np.size(b) == 1 and -src.ndims <= int(b[0]) < src.ndims:
             return src[int(b[0])].value

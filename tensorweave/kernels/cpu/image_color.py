@@ -23,7 +23,7 @@ def rgb_to_hsv(r, g, b):
     one = v.dtype.type(1)
     with np.errstate(divide="ignore", invalid="ignore"):
         s = np.where(v > 0, rng / np.where(v > 0, v, one), 0).astype(v.dtype)
-        norm = one / (v.dtype.type(6) * rng)
+        norm = (one / rng) * (one / v.dtype.type(6))    # TF: range.inverse() * (T(1) / T(6))
         h = np.where(r == v, norm * (g - b),
                      np.where(g == v, norm * (b - r) + v.dtype.type(2.0 / 6.0),
                               norm * (r - g) + v.dtype.type(4.0 / 6.0)))
