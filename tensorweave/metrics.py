@@ -102,21 +102,33 @@ def _remove_squeezable_dimensions(predictions, labels, weights):
             weights = array_ops.squeeze(weights, [-1])
         elif pr - wr == 1:
             weights = array_ops.expand_dims(weights, [-1])
+        return predictions, labels, weights
+    # TF's dynamic-rank path: a cond squeezes or expands the weights' last dimension at run time
+    from .ops import control_flow_ops
+    math_ops = _ops()[1]
+    w = weights
+    weights_rank = array_ops.rank(w)
+    rank_diff = weights_rank - array_ops.rank(predictions)
+
+    def maybe_expand():
+        return control_flow_ops.cond(math_ops.equal(rank_diff, -1), lambda: array_ops.expand_dims(w, [-1]),
+                                     lambda: w)
+
+    if wr is not None and not w.shape.dims[-1].is_compatible_with(1):
+        maybe_squeeze = lambda: w  # noqa: E731  (a squeeze that would fail statically)
+    else:
+        maybe_squeeze = lambda: array_ops.squeeze(w, [-1])  # noqa: E731
+    weights = control_flow_ops.cond(
+        math_ops.equal(weights_rank, 0), lambda: w,
+        lambda: control_flow_ops.cond(math_ops.equal(rank_diff, 1), maybe_squeeze, maybe_expand))
     return predictions, labels, weights
 
 
 def _broadcast_weights(weights, values):
-    """weights_broadcast_ops.broadcast_weights: `weights` broadcast to the shape of `values`."""
-    array_ops, math_ops = _ops()[:2]
-    from .losses.losses_impl import _check_broadcastable
-    with name_scope(None, "broadcast_weights", (weights, values)) as scope:
-        values = convert_to_tensor(values, name="values")
-        weights = convert_to_tensor(weights, name="weights")
-        ws, vs = weights.shape, values.shape
-        if ws.is_fully_defined() and vs.is_fully_defined() and ws.is_compatible_with(vs):
-            return weights
-        _check_broadcastable(weights, values)
-        return math_ops.multiply(weights, array_ops.ones_like(values), name=scope)
+    """weights_broadcast_ops.broadcast_weights: `weights` broadcast to the shape of `values`,
+    statically checked at build, by an Assert at run time otherwise."""
+    from .ops.weights_broadcast_ops import broadcast_weights
+    return broadcast_weights(weights, values)
 
 
 def _deps_on(values):

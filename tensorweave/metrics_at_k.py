@@ -10,7 +10,7 @@ this follows.
 
 from .framework import dtypes as _dtypes
 from .framework.constant_op import convert_to_tensor
-from .framework.graph import add_to_collections, name_scope
+from .framework.graph import add_to_collections, control_dependencies, name_scope
 from .framework.sparse_tensor import SparseTensor, SparseTensorValue, convert_to_tensor_or_sparse_tensor
 
 __all__ = ["precision_at_k", "recall_at_k", "precision_at_top_k", "recall_at_top_k",
@@ -91,7 +91,11 @@ def _weighted(count, weights):
     _, _, math_ops, _, _, _, _ = _m()
     count = math_ops.cast(count, _dtypes.float64)
     if weights is not None:
-        count = math_ops.multiply(count, math_ops.cast(weights, _dtypes.float64))
+        # TF's: the weights must broadcast to the counts (checked statically, else by an Assert)
+        from .ops.weights_broadcast_ops import assert_broadcastable
+        with control_dependencies((assert_broadcastable(weights, count),)):
+            weights = math_ops.cast(weights, _dtypes.float64)
+            count = math_ops.multiply(count, weights)
     return count
 
 
@@ -278,8 +282,8 @@ def _streaming_sparse_average_precision_at_top_k(labels, predictions_idx, weight
         average_precision = _sparse_average_precision_at_top_k(predictions_idx=predictions_idx,
                                                                labels=labels)
         if weights is not None:
-            weights = math_ops.multiply(math_ops.cast(weights, _dtypes.float64),
-                                        array_ops.ones_like(average_precision))
+            from .ops.weights_broadcast_ops import broadcast_weights
+            weights = broadcast_weights(math_ops.cast(weights, _dtypes.float64), average_precision)
             average_precision = math_ops.multiply(average_precision, weights)
         with name_scope(None, "max", (average_precision,)) as max_scope:
             max_var = _metric_variable([], _dtypes.float64, name=max_scope)

@@ -4,6 +4,7 @@ sparse_concat's expand_nonconcat_dim graph, sparse.retain with a numeric mask, s
 dtype message. Expected values were recorded from TF 2.21 (tensorflow.compat.v1, v2 behaviour
 disabled)."""
 
+import numpy as np
 import pytest
 
 import tensorweave as tf
@@ -113,3 +114,76 @@ def test_sparse_softmax_integer_message():
             tf.sparse.softmax(sp)
         assert str(e.value) == ("Value passed to parameter 'sp_values' has DataType int32 not in list of allowed "
                                 "values: float16, float32, float64")
+
+
+# -- metrics: weights that must broadcast to the values --------------------------------------------
+
+def _metric_values(metrics, feed=None):
+    with tf.Session() as sess:
+        sess.run(tf.local_variables_initializer())
+        sess.run([m[1] for m in metrics], feed)
+        return sess.run([m[0] for m in metrics])
+
+
+def _metric_error(metrics, feed):
+    with tf.Session() as sess:
+        sess.run(tf.local_variables_initializer())
+        with pytest.raises(tf.errors.InvalidArgumentError) as e:
+            sess.run([m[1] for m in metrics], feed)
+    return str(e.value)
+
+
+def test_metrics_static_weights_mismatch_is_a_value_error():
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError) as e:
+            tf.metrics.mean(tf.ones([2, 3]), weights=tf.ones([3]))
+        assert str(e.value) == (
+            "weights can not be broadcast to values. Mismatch at dim 0. values.shape=[2 3], weights.shape=[3 1]. "
+            "Received weights=Tensor(\"mean/ExpandDims:0\", shape=(3, 1), dtype=float32), "
+            "values=Tensor(\"ones:0\", shape=(2, 3), dtype=float32)")
+        with pytest.raises(ValueError, match=r"^weights can not be broadcast to values. Mismatch at dim 1. "
+                                             r"values.shape=\[2 3\], weights.shape=\[2 2\]"):
+            tf.metrics.auc(tf.ones([2, 3]), tf.ones([2, 3]), weights=tf.ones([2, 2]))
+        with pytest.raises(ValueError, match=r"^weights can not be broadcast to values. values.rank=2. "
+                                             r"weights.rank=4. values.shape=\(2, 3\). weights.shape=\(1, 2, 3, 4\)"):
+            tf.metrics.mean_squared_error(tf.ones([2, 3]), tf.ones([2, 3]), weights=tf.ones([1, 2, 3, 4]))
+        # [2] weights for [2, 3] values gain a trailing dimension and broadcast
+        tf.metrics.accuracy(tf.ones([2, 3]), tf.ones([2, 3]), weights=tf.constant([1., 2.]))
+
+
+def test_metrics_weights_of_unknown_rank_adjusted_and_checked_at_run_time():
+    with tf.Graph().as_default():
+        wp = tf.placeholder(tf.float32, None)
+        m = tf.metrics.mean(tf.ones([2, 3]), weights=wp)
+        for w in (np.ones([2]), np.ones([2, 1, 1]), 2 * np.ones([2, 1])):
+            assert _metric_values([m], {wp: w}) == [1.0]
+        msg = _metric_error([m], {wp: np.ones([3])})
+        assert "mean/broadcast_weights/assert_broadcastable/AssertGuard/Assert" in msg
+        assert ("assertion failed: [weights can not be broadcast to values.] [weights.shape=] [mean/cond/Merge:0] "
+                "[3 1] [values.shape=] [ones:0] [2 3] [is_scalar=] [0]") in msg
+    with tf.Graph().as_default():
+        wp = tf.placeholder(tf.float32, None)
+        m = tf.metrics.auc(tf.ones([2, 3]), tf.ones([2, 3]), weights=wp)
+        assert ("[weights.shape=] [auc/cond/Merge:0] [2 2] [values.shape=] [ones_1:0] [2 3]"
+                in _metric_error([m], {wp: np.ones([2, 2])}))
+
+
+def test_top_k_metrics_weights_checked():
+    with tf.Graph().as_default():
+        lab = tf.constant([[1, 2], [0, 3]], tf.int64)
+        pr = tf.constant([[.1, .2, .3, .4], [.4, .3, .2, .1]])
+        w = tf.constant([2., 3.])
+        got = _metric_values([tf.metrics.recall_at_k(lab, pr, 2, weights=w),
+                              tf.metrics.precision_at_k(lab, pr, 2, weights=w),
+                              tf.metrics.average_precision_at_k(lab, pr, 2, weights=w)])
+        assert [float(v).hex() for v in got] == ['0x1.0000000000000p-1', '0x1.0000000000000p-1',
+                                                 '0x1.999999999999ap-2']
+        wp = tf.placeholder(tf.float32, None)
+        msg = _metric_error([tf.metrics.recall_at_k(lab, pr, 2, weights=wp)], {wp: np.ones([3])})
+        # the true-positive and false-negative counts' Asserts both fail; either may be met first
+        assert "/assert_broadcastable/AssertGuard/Assert" in msg
+        assert ("assertion failed: [weights can not be broadcast to values.] [weights.shape=] [Placeholder:0] [3] "
+                "[values.shape=] [recall_at_2_1/") in msg
+        msg = _metric_error([tf.metrics.average_precision_at_k(lab, pr, 2, weights=wp)], {wp: np.ones([3])})
+        assert ("[weights.shape=] [average_precision_at_2_1/Cast_1:0] [3] [values.shape=] "
+                "[average_precision_at_2_1/average_precision:0] [2]") in msg
