@@ -43,3 +43,13 @@ def test_rgb_to_hsv_hue_rounds_as_tf():
         with s.graph.as_default():
             hsv = s.run(tf.image.rgb_to_hsv(tf.constant(px)))
     assert hsv[:, 0].tobytes().hex() == "ecaf573f2ffaf93d691f8a3d3cd3993e3113003e"
+
+
+def test_feeding_nan_to_an_int_placeholder_casts_silently():
+    import warnings
+    with tf.Graph().as_default():
+        q = tf.placeholder(tf.int32, [])
+        with tf.Session() as s, warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = s.run(q, {q: float("nan")})
+    assert got == -2147483648     # recorded from TF 2.21 on x86-64
