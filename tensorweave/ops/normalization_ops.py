@@ -15,7 +15,7 @@ from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import convert_to_tensor
 from ..framework.graph import name_scope
-from ..framework.op_util import apply_op
+from ..framework.op_util import apply_op, check_allowed
 from ..framework.tensor_shape import TensorShape, unknown_shape
 
 __all__ = ["local_response_normalization", "lrn", "batch_normalization", "fused_batch_norm"]
@@ -59,9 +59,7 @@ def local_response_normalization(input, depth_radius=5, bias=1, alpha=1, beta=0.
     with name_scope(name, "LRN", [input]) as scope:
         x = convert_to_tensor(input, name="input")
         dt = x.dtype.base_dtype
-        if dt.name not in ("float16", "bfloat16", "float32", "float64"):
-            raise TypeError(f"Value passed to parameter 'input' has DataType {dt.name} not in list "
-                            "of allowed values: float16, bfloat16, float32")
+        check_allowed("input", dt, ("float16", "bfloat16", "float32"))   # (TF has no float64 LRN)
         attrs = {"T": dt, "depth_radius": int(depth_radius), "bias": float(bias),
                  "alpha": float(alpha), "beta": float(beta)}
         return apply_op("LRN", [x], [dt], scope, attrs=attrs)

@@ -22,8 +22,27 @@ def ref_lrn(x, r, bias, alpha, beta):
 def test_lrn(r, beta):
     x = RNG.randn(2, 3, 3, 7).astype(np.float32)
     check_op(lambda a: tf.nn.lrn(a, r, 1.5, 0.2, beta), [x], ref_lrn(x, r, 1.5, 0.2, beta), rtol=1e-5)
-    check_gradients(lambda a: tf.nn.local_response_normalization(a, r, 1.5, 0.2, beta),
-                    [RNG.randn(1, 2, 2, 7)])
+    # TF's LRN has no float64 kernel: the float32 gradient against central differences of the
+    # float64 reference.
+    x = RNG.randn(1, 2, 2, 7)
+    w = RNG.randn(*x.shape)
+    with tf.Graph().as_default():
+        a = tf.constant(x.astype(np.float32))
+        g = tf.gradients(tf.reduce_sum(tf.nn.local_response_normalization(a, r, 1.5, 0.2, beta) * w), a)[0]
+        with tf.Session() as s:
+            got = s.run(g)
+    want = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        d = np.zeros_like(x)
+        d[i] = 1e-6
+        want[i] = np.sum((ref_lrn(x + d, r, 1.5, 0.2, beta) - ref_lrn(x - d, r, 1.5, 0.2, beta)) * w) / 2e-6
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def test_lrn_refuses_float64_as_tf():
+    with tf.Graph().as_default(), pytest.raises(TypeError, match="DataType float64 not in list of "
+                                                 "allowed values: float16, bfloat16, float32"):
+        tf.nn.lrn(tf.zeros([1, 1, 1, 2], tf.float64))
 
 
 def test_batch_normalization_names_values_gradients():
