@@ -18,7 +18,7 @@ metrics_impl, so values agree with TF's to the last bit where the kernels do.
 
 from .framework import dtypes as _dtypes
 from .framework.constant_op import convert_to_tensor
-from .framework.graph import GraphKeys, add_to_collections, control_dependencies, name_scope
+from .framework.graph import GraphKeys, add_to_collections, control_dependencies
 
 __all__ = ["accuracy", "mean", "mean_tensor", "auc", "precision", "recall", "true_positives",
            "false_positives", "true_negatives", "false_negatives", "true_positives_at_thresholds",
@@ -56,33 +56,9 @@ def _assert_compatible(a, b):
 
 def _squeeze_pair(labels, predictions):
     """confusion_matrix.remove_squeezable_dimensions: drops a trailing size-1 dimension of the
-    one with one more dimension than the other (static ranks)."""
-    array_ops = _ops()[0]
-    # (TF converts and squeezes in a "remove_squeezable_dimensions" scope.)
-    with name_scope(None, "remove_squeezable_dimensions", [labels, predictions]):
-        predictions = convert_to_tensor(predictions)
-        labels = convert_to_tensor(labels)
-        lr, pr = labels.shape.ndims, predictions.shape.ndims
-        if lr is not None and pr is not None:
-            if pr - lr == 1 and predictions.shape.dims[-1].is_compatible_with(1):
-                predictions = array_ops.squeeze(predictions, [-1])
-            elif pr - lr == -1 and labels.shape.dims[-1].is_compatible_with(1):
-                labels = array_ops.squeeze(labels, [-1])
-            return labels, predictions
-        # A rank known only at run time: squeeze by a cond on the rank difference (labels fed
-        # as [N, 1] to a rank-unknown placeholder must not broadcast against [N] predictions).
-        from .ops import control_flow_ops
-        math_ops = _ops()[1]
-        rank_diff = array_ops.rank(predictions) - array_ops.rank(labels)
-        if pr is None or predictions.shape.dims[-1].is_compatible_with(1):
-            p = predictions
-            predictions = control_flow_ops.cond(math_ops.equal(1, rank_diff),
-                                                lambda: array_ops.squeeze(p, [-1]), lambda: p)
-        if lr is None or labels.shape.dims[-1].is_compatible_with(1):
-            lab = labels
-            labels = control_flow_ops.cond(math_ops.equal(-1, rank_diff),
-                                           lambda: array_ops.squeeze(lab, [-1]), lambda: lab)
-    return labels, predictions
+    one with one more dimension than the other."""
+    from .ops.math_special_ops import remove_squeezable_dimensions
+    return remove_squeezable_dimensions(labels, predictions)
 
 
 def _remove_squeezable_dimensions(predictions, labels, weights):
@@ -576,22 +552,18 @@ def _streaming_confusion_matrix(labels, predictions, num_classes, weights=None):
                                name="total_confusion_matrix")
     predictions = math_ops.cast(predictions, _dtypes.int64)
     labels = math_ops.cast(labels, _dtypes.int64)
+    num_classes = math_ops.cast(num_classes, _dtypes.int64)
     if predictions.shape.ndims is None or predictions.shape.ndims > 1:
         predictions = array_ops.reshape(predictions, [-1])
     if labels.shape.ndims is None or labels.shape.ndims > 1:
         labels = array_ops.reshape(labels, [-1])
-    with name_scope(None, "confusion_matrix", (predictions, labels, num_classes, weights)):
-        if weights is None:
-            w = array_ops.ones_like(predictions, dtype=_dtypes.float64)
-        else:
-            weights = convert_to_tensor(weights)
-            if weights.shape.ndims is None or weights.shape.ndims > 1:
-                weights = array_ops.reshape(weights, [-1])
-            w = math_ops.cast(weights, _dtypes.float64)
-        flat = labels * num_classes + predictions
-        current_cm = array_ops.reshape(
-            math_ops.unsorted_segment_sum(w, flat, num_classes * num_classes),
-            [num_classes, num_classes])
+    if weights is not None:
+        weights = convert_to_tensor(weights)
+        if weights.shape.ndims is None or weights.shape.ndims > 1:
+            weights = array_ops.reshape(weights, [-1])
+    # TF's: tf.confusion_matrix, so out-of-range labels/predictions fail its bound Asserts
+    from .ops.math_special_ops import confusion_matrix
+    current_cm = confusion_matrix(labels, predictions, num_classes, weights=weights, dtype=_dtypes.float64)
     return total_cm, state_ops.assign_add(total_cm, current_cm)
 
 

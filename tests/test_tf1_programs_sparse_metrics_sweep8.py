@@ -187,3 +187,62 @@ def test_top_k_metrics_weights_checked():
         msg = _metric_error([tf.metrics.average_precision_at_k(lab, pr, 2, weights=wp)], {wp: np.ones([3])})
         assert ("[weights.shape=] [average_precision_at_2_1/Cast_1:0] [3] [values.shape=] "
                 "[average_precision_at_2_1/average_precision:0] [2]") in msg
+
+
+# -- confusion_matrix, mean_iou, mean_per_class_accuracy ------------------------------------------
+
+def test_confusion_matrix_squeezes_a_trailing_unit_dimension():
+    with tf.Graph().as_default():
+        labels = tf.constant([[0], [1], [2], [1]])
+        assert _run(tf.confusion_matrix(labels, tf.constant([0, 2, 2, 1]))).tolist() == [[1, 0, 0], [0, 1, 1],
+                                                                                          [0, 0, 1]]
+        lp = tf.placeholder(tf.int32, None)
+        got = _run(tf.confusion_matrix(lp, [0, 2, 2, 1]), {lp: [[0], [1], [2], [1]]})
+        assert got.tolist() == [[1, 0, 0], [0, 1, 1], [0, 0, 1]]
+        # both [N, 1]: nothing to squeeze, ScatterNd's shape check fails as TF's
+        with pytest.raises(ValueError) as e:
+            tf.confusion_matrix(labels, tf.constant([[0], [2], [2], [1]]))
+        assert str(e.value).startswith(
+            "Dimensions [0,2) of indices[shape=[4,2,1]] = [4,2] must match dimensions [0,2) of updates[shape=[4,1]] "
+            "= [4,1]: Dimension 1 in both shapes must be equal, but are 2 and 1. Shapes are [4,2] and [4,1]. for "
+            "'{{node confusion_matrix_2/ScatterNd}} = ScatterNd[")
+
+
+def test_mean_iou_label_out_of_range_fails_confusion_matrix_bound_check():
+    with tf.Graph().as_default():
+        # constant labels: the bound check fails while the graph is built, as TF's
+        with pytest.raises(tf.errors.InvalidArgumentError) as e:
+            tf.metrics.mean_iou(tf.constant([0, 1, 3]), tf.constant([0, 1, 1]), 3)
+        assert str(e.value) == ("`labels` out of bound\nCondition x < y did not hold element-wise:\n"
+                                "x (mean_iou/confusion_matrix/control_dependency:0) = \n[0 1 3]\n"
+                                "y (mean_iou/Cast_2:0) = \n3")
+    with tf.Graph().as_default():
+        lp = tf.placeholder(tf.int32, [3])
+        m = tf.metrics.mean_iou(lp, tf.constant([0, 1, 1]), 3)
+        assert "`labels` out of bound" in _metric_error([m], {lp: [0, 1, 3]})
+
+
+def test_mean_iou_weighted_bits():
+    with tf.Graph().as_default():
+        rng = np.random.RandomState(0)
+        lab = tf.constant(rng.randint(0, 4, [20]))
+        pred = tf.constant(rng.randint(0, 4, [20]))
+        w = tf.constant(rng.rand(20).astype(np.float32))
+        m = tf.metrics.mean_iou(lab, pred, 4, weights=w)
+        with tf.Session() as sess:
+            sess.run(tf.local_variables_initializer())
+            cm = sess.run(m[1])
+            assert cm.tobytes().hex() == (
+                "000000000000000000000080abc3e33f000000604ef80240000000785a2bf13f000000c078d1e53f00000090382ae93f0000"
+                "000000000000000000c0e088dd3f000000c085c6e83f00000000000000000000000000000000000000311ccdee3f0000007a"
+                "369ff13f000000c0a7a5fb3f000000000000000000000000b592e93f")
+            assert sess.run(m[0]).tobytes().hex() == "a6f9a03d"
+
+
+def test_mean_per_class_accuracy_label_out_of_range_fails_the_scatter():
+    with tf.Graph().as_default():
+        m = tf.metrics.mean_per_class_accuracy(tf.constant([0, 1, 3]), tf.constant([0, 1, 1]), 3)
+        assert "indices[2] = 3 is not in [0, 3)" in _metric_error([m], None)
+    with tf.Graph().as_default():
+        m = tf.metrics.mean_per_class_accuracy(tf.constant([0, 1, -1]), tf.constant([0, 1, 1]), 3)
+        assert "indices[2] = -1 is not in [0, 3)" in _metric_error([m], None)

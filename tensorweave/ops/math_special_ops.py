@@ -214,42 +214,63 @@ def is_strictly_increasing(x, name=None):
 
 # -- confusion_matrix (TF1's argument order) -------------------------------------------------------
 
-def confusion_matrix(labels, predictions, num_classes=None, dtype=_dtypes.int32, name=None, weights=None):
-    """cm[i, j] = number (or total weight) of examples with label i predicted as j."""
-    from .check_ops import assert_less, assert_non_negative
-    from ..framework.graph import control_dependencies
+def remove_squeezable_dimensions(labels, predictions, expected_rank_diff=0, name=None):
+    """TF's confusion_matrix.remove_squeezable_dimensions: squeezes the trailing size-1 dimension
+    of the one of `labels`/`predictions` whose rank is one more than expected (by a cond on the
+    ranks when they are known only at run time)."""
+    from .control_flow_ops import cond
     a = _arr()
-    with _name_scope(name, "confusion_matrix", (predictions, labels, num_classes, weights)) as scope:
-        labels = convert_to_tensor(labels, name="labels")
-        predictions = convert_to_tensor(predictions, name="predictions")
-        if labels.shape.ndims is not None and labels.shape.ndims != 1:
-            raise ValueError(f"Shape must be rank 1 but is rank {labels.shape.ndims}")
+    with _name_scope(name, "remove_squeezable_dimensions", [labels, predictions]):
+        predictions = convert_to_tensor(predictions)
+        labels = convert_to_tensor(labels)
+        ps, ls = predictions.shape, labels.shape
+        if ls.ndims is not None and ps.ndims is not None:
+            rank_diff = ps.ndims - ls.ndims
+            if rank_diff == expected_rank_diff + 1 and ps.dims[-1].is_compatible_with(1):
+                predictions = a.squeeze(predictions, [-1])
+            elif rank_diff == expected_rank_diff - 1 and ls.dims[-1].is_compatible_with(1):
+                labels = a.squeeze(labels, [-1])
+            return labels, predictions
+        rank_diff = a.rank(predictions) - a.rank(labels)
+        if ps.ndims is None or ps.dims[-1].is_compatible_with(1):
+            p = predictions
+            predictions = cond(_mo.equal(expected_rank_diff + 1, rank_diff), lambda: a.squeeze(p, [-1]), lambda: p)
+        if ls.ndims is None or ls.dims[-1].is_compatible_with(1):
+            lab = labels
+            labels = cond(_mo.equal(expected_rank_diff - 1, rank_diff), lambda: a.squeeze(lab, [-1]), lambda: lab)
+        return labels, predictions
+
+
+def confusion_matrix(labels, predictions, num_classes=None, dtype=_dtypes.int32, name=None, weights=None):
+    """cm[i, j] = number (or total weight) of examples with label i predicted as j; a trailing
+    size-1 dimension of labels or predictions is squeezed (remove_squeezable_dimensions)."""
+    from .check_ops import assert_less, assert_non_negative
+    from .control_flow_ops import with_dependencies
+    a = _arr()
+    with _name_scope(name, "confusion_matrix", (predictions, labels, num_classes, weights)):
+        labels, predictions = remove_squeezable_dimensions(convert_to_tensor(labels, name="labels"),
+                                                           convert_to_tensor(predictions, name="predictions"))
         predictions = _mo.cast(predictions, _dtypes.int64)
         labels = _mo.cast(labels, _dtypes.int64)
+        # TF's graph: the sign checks always, the bound checks when num_classes is given
+        labels = with_dependencies([assert_non_negative(labels, message="`labels` contains negative values")],
+                                   labels)
+        predictions = with_dependencies(
+            [assert_non_negative(predictions, message="`predictions` contains negative values")], predictions)
         if num_classes is None:
-            with control_dependencies([assert_non_negative(labels, message="`labels` contains negative values")]):
-                labels = a.identity(labels, name="control_dependency")
-            with control_dependencies([assert_non_negative(predictions,
-                                                           message="`predictions` contains negative values")]):
-                predictions = a.identity(predictions, name="control_dependency_1")
             num_classes = _mo.maximum(reduce_max(predictions), reduce_max(labels)) + 1
         else:
             num_classes_int64 = _mo.cast(num_classes, _dtypes.int64)
-            with control_dependencies([assert_non_negative(labels, message="`labels` contains negative values"),
-                                       assert_less(labels, num_classes_int64,
-                                                   message="`labels` out of bound")]):
-                labels = a.identity(labels, name="control_dependency")
-            with control_dependencies([assert_non_negative(predictions,
-                                                           message="`predictions` contains negative values"),
-                                       assert_less(predictions, num_classes_int64,
-                                                   message="`predictions` out of bound")]):
-                predictions = a.identity(predictions, name="control_dependency_1")
-            num_classes = num_classes_int64
+            labels = with_dependencies([assert_less(labels, num_classes_int64, message="`labels` out of bound")],
+                                       labels)
+            predictions = with_dependencies(
+                [assert_less(predictions, num_classes_int64, message="`predictions` out of bound")], predictions)
         dtype = _dtypes.as_dtype(dtype).base_dtype
         if weights is not None:
             weights = convert_to_tensor(weights, name="weights")
+            predictions.shape.assert_is_compatible_with(weights.shape)
             weights = _mo.cast(weights, dtype)
         shape = a.stack([num_classes, num_classes])
         indices = a.stack([labels, predictions], axis=1)
         values = a.ones_like(predictions, dtype=dtype) if weights is None else weights
-        return a.scatter_nd(indices, values, _mo.cast(shape, _dtypes.int64))
+        return a.scatter_nd(indices=indices, updates=values, shape=_mo.cast(shape, _dtypes.int64))
