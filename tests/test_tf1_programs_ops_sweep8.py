@@ -53,3 +53,18 @@ def test_feeding_nan_to_an_int_placeholder_casts_silently():
             warnings.simplefilter("error")
             got = s.run(q, {q: float("nan")})
     assert got == -2147483648     # recorded from TF 2.21 on x86-64
+
+
+def test_einsum_equation_errors_as_tf_python_parse():
+    with tf.Graph().as_default():
+        x, y = tf.ones([2, 2]), tf.ones([2, 3])
+        with pytest.raises(ValueError, match=r"^Output subscripts contain the label l not present in the input subscripts\.$"):
+            tf.einsum("ij,jk->il", x, y)
+        with pytest.raises(ValueError, match=r"^Output subscripts contain the label l not present"):
+            tf.einsum("ij,jk->il", tf.placeholder(tf.float32), y)
+        with pytest.raises(ValueError, match=r"^Shape must be rank 3 but is rank 2$"):
+            tf.einsum("ijk,jk->ik", x, y)
+        with pytest.raises(ValueError, match=r'^Got 2 inputs for equation "ij,jk,kl->il", expecting 3$'):
+            tf.einsum("ij,jk,kl->il", x, y)
+        with pytest.raises(ValueError, match=r"^Output subscripts contain a label appearing more than once: ij,jk->ii$"):
+            tf.einsum("ij,jk->ii", x, y)

@@ -278,6 +278,26 @@ def _einsum_shape(op):
 registry.register_op("Einsum", shape_fn=_einsum_shape)
 
 
+def _check_einsum_equation(equation, ts):
+    """TF's einsum parses the equation in Python before building the op, with these errors."""
+    eq = equation.replace(" ", "")
+    lhs, arrow, out = eq.partition("->")
+    ins = lhs.split(",")
+    if len(ins) != len(ts):
+        raise ValueError(f'Got {len(ts)} inputs for equation "{eq}", expecting {len(ins)}')
+    for sub, t in zip(ins, ts):
+        if "..." not in sub:
+            t.shape.require_rank(len(sub))
+    if arrow:
+        labels = set(lhs.replace(",", "").replace(".", ""))
+        bare = out.replace("...", "")
+        if len(set(bare)) != len(bare):
+            raise ValueError(f"Output subscripts contain a label appearing more than once: {eq}")
+        for c in bare:
+            if c not in labels:
+                raise ValueError(f"Output subscripts contain the label {c} not present in the input subscripts.")
+
+
 def einsum(equation, *inputs, **kwargs):
     """Einstein summation, e.g. einsum('ij,jk->ik', a, b) is a matrix product."""
     name = kwargs.pop("name", None)
@@ -286,12 +306,12 @@ def einsum(equation, *inputs, **kwargs):
         raise TypeError(f"Invalid keyword arguments for this function: {', '.join(sorted(kwargs))}")
     with _name_scope(name, "einsum", list(inputs)):
         ts = [convert_to_tensor(t, name="inputs") for t in inputs]
+        _check_einsum_equation(equation, ts)
         dt = ts[0].dtype.base_dtype
         for t in ts[1:]:
             if t.dtype.base_dtype is not dt:
                 raise TypeError(f"Tensors in list passed to 'inputs' of 'Einsum' Op have types "
                                 f"[{', '.join(x.dtype.base_dtype.name for x in ts)}] that don't all match.")
-        _parse_einsum(equation, len(ts))
         return apply_op("Einsum", ts, [dt], "Einsum", attrs={"equation": equation, "N": len(ts), "T": dt})
 
 
