@@ -252,12 +252,13 @@ def _count_condition(values, weights=None, metrics_collections=None, updates_col
     count = metric_variable([], _dtypes.float32, name="count")
     values = math_ops.cast(values, _dtypes.float32)
     if weights is not None:
-        weights = convert_to_tensor(weights)
-        wr, vr = weights.shape.ndims, values.shape.ndims
-        if wr is not None and vr is not None and wr not in (0, vr):
-            raise ValueError(f"weights must have rank 0 or {vr}, got rank {wr}")
-        weights = math_ops.cast(weights, _dtypes.float32)
-        values = math_ops.multiply(values, weights)
+        # TF's: the product depends on an assert_rank_in(weights, (0, rank(values))); ours takes
+        # the values' static rank (check_extra_ops.assert_rank_in takes no rank tensor)
+        from .ops.check_extra_ops import assert_rank_in
+        deps = () if values.shape.ndims is None else (assert_rank_in(weights, (0, values.shape.ndims)),)
+        with control_dependencies(deps):
+            weights = math_ops.cast(weights, _dtypes.float32)
+            values = math_ops.multiply(values, weights)
     value = array_ops.identity(count)
     update_op = state_ops.assign_add(count, math_ops.reduce_sum(values))
     return _collect(metrics_collections, updates_collections, value, update_op)
@@ -544,6 +545,16 @@ def specificity_at_sensitivity(labels, predictions, sensitivity, weights=None, n
 
 # -- per-class --------------------------------------------------------------------------------
 
+def _tensor_weights(weights):
+    """TF's mean_iou and mean_per_class_accuracy call weights.get_shape() unconverted, so a
+    list or array fails there (AttributeError); ours says the same."""
+    if not hasattr(weights, "get_shape"):
+        t = type(weights)
+        tp_name = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+        raise AttributeError(f"'{tp_name}' object has no attribute 'get_shape'")
+    return weights
+
+
 def _streaming_confusion_matrix(labels, predictions, num_classes, weights=None):
     """A float64 [num_classes, num_classes] variable "total_confusion_matrix" (rows: labels,
     columns: predictions) and the op adding this batch's counts to it."""
@@ -558,7 +569,7 @@ def _streaming_confusion_matrix(labels, predictions, num_classes, weights=None):
     if labels.shape.ndims is None or labels.shape.ndims > 1:
         labels = array_ops.reshape(labels, [-1])
     if weights is not None:
-        weights = convert_to_tensor(weights)
+        weights = convert_to_tensor(_tensor_weights(weights))
         if weights.shape.ndims is None or weights.shape.ndims > 1:
             weights = array_ops.reshape(weights, [-1])
     # TF's: tf.confusion_matrix, so out-of-range labels/predictions fail its bound Asserts
@@ -611,7 +622,7 @@ def mean_per_class_accuracy(labels, predictions, num_classes, weights=None,
             predictions = math_ops.cast(predictions, labels.dtype)
         is_correct = math_ops.cast(math_ops.equal(predictions, labels), _dtypes.float32)
         if weights is not None:
-            weights = convert_to_tensor(weights)
+            weights = convert_to_tensor(_tensor_weights(weights))
             if weights.shape.ndims > 1:
                 weights = array_ops.reshape(weights, [-1])
             weights = math_ops.cast(weights, _dtypes.float32)

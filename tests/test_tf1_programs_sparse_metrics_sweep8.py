@@ -246,3 +246,28 @@ def test_mean_per_class_accuracy_label_out_of_range_fails_the_scatter():
     with tf.Graph().as_default():
         m = tf.metrics.mean_per_class_accuracy(tf.constant([0, 1, -1]), tf.constant([0, 1, 1]), 3)
         assert "indices[2] = -1 is not in [0, 3)" in _metric_error([m], None)
+
+
+def test_mean_iou_and_mean_per_class_accuracy_need_tensor_weights():
+    # TF calls weights.get_shape() on the argument as given
+    with tf.Graph().as_default():
+        lab, pred = tf.constant([0, 1, 1]), tf.constant([0, 1, 0])
+        with pytest.raises(AttributeError, match=r"^'list' object has no attribute 'get_shape'$"):
+            tf.metrics.mean_iou(lab, pred, 2, weights=[1., 2., 3.])
+        with pytest.raises(AttributeError, match=r"^'numpy.ndarray' object has no attribute 'get_shape'$"):
+            tf.metrics.mean_per_class_accuracy(lab, pred, 2, weights=np.ones(3))
+        tf.metrics.mean_iou(lab, pred, 2, weights=tf.ones([3]))
+
+
+def test_count_metrics_weights_rank_checked():
+    with tf.Graph().as_default():
+        lab = tf.constant([[1, 0, 1], [0, 1, 1]])
+        pred = tf.constant([[1, 1, 0], [0, 0, 1]])
+        with pytest.raises(ValueError) as e:
+            tf.metrics.true_positives(lab, pred, weights=tf.ones([2, 3, 1, 1]))
+        assert str(e.value) == "Tensor ones:0 must have rank in (0, 2).  Received rank 4, shape (2, 3, 1, 1)"
+        got = _metric_values([tf.metrics.true_positives(lab, pred, weights=tf.constant([[2.], [3.]])),
+                              tf.metrics.true_positives(lab, pred, weights=2.)])
+        assert [float(v).hex() for v in got] == [float(5).hex(), float(4).hex()]
+        names = [o.name for o in tf.get_default_graph().get_operations()]
+        assert "true_positives_1/assert_rank_in/static_checks_determined_all_ok" in names
