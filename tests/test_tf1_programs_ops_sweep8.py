@@ -68,3 +68,28 @@ def test_einsum_equation_errors_as_tf_python_parse():
             tf.einsum("ij,jk,kl->il", x, y)
         with pytest.raises(ValueError, match=r"^Output subscripts contain a label appearing more than once: ij,jk->ii$"):
             tf.einsum("ij,jk->ii", x, y)
+
+
+def test_conv1d_folds_extra_batch_dims_as_tf():
+    # TF 2.21's conv1d runs squeeze_batch_dims for inputs of rank > 3; names and static shapes
+    # recorded from TF 2.21; values against conv1d of the folded batch.
+    rng = np.random.RandomState(0)
+    xv, wv = rng.rand(2, 3, 5, 4).astype(np.float32), rng.rand(2, 4, 6).astype(np.float32)
+    with tf.Graph().as_default() as g:
+        x = tf.constant(xv)
+        y = tf.nn.conv1d(x, tf.constant(wv), 1, "SAME")
+        z = tf.nn.conv1d(tf.placeholder(tf.float32, [None, 3, 5, 4]), wv, 2, "VALID")
+        zz = tf.nn.conv1d(tf.placeholder(tf.float32, [2, None, None, 4]), wv, 1, "SAME")
+        ref = tf.nn.conv1d(tf.constant(xv.reshape(6, 5, 4)), tf.constant(wv), 1, "SAME")
+        assert (y.name, y.shape.as_list()) == ("conv1d/Squeeze:0", [2, 3, 5, 6])
+        assert z.shape.as_list() == [None, 3, 2, 6] and zz.shape.as_list() == [2, None, None, 6]
+        assert sorted(o.name for o in g.get_operations() if o.name.startswith("conv1d/")) == [
+            "conv1d/Conv2D", "conv1d/ExpandDims", "conv1d/ExpandDims/dim", "conv1d/ExpandDims_1",
+            "conv1d/ExpandDims_1/dim", "conv1d/Reshape", "conv1d/Reshape/shape", "conv1d/Reshape_1",
+            "conv1d/Squeeze", "conv1d/concat", "conv1d/concat/axis", "conv1d/concat/values_0",
+            "conv1d/concat/values_1"]
+        gx = tf.gradients(tf.reduce_sum(y), x)[0]
+        with tf.Session() as s:
+            got, want, gxv = s.run([y, ref, gx])
+    np.testing.assert_array_equal(got.reshape(6, 5, 6), want)
+    assert gxv.shape == (2, 3, 5, 4)

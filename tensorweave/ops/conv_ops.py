@@ -607,8 +607,40 @@ def conv1d(value=None, filters=None, stride=None, padding=None, use_cudnn_on_gpu
         filters = a.expand_dims(filters, 0)
         if not isinstance(padding, (str, bytes)):  # gen_nn_ops.conv2d: a string attr, as in TF
             raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
-        result = conv2d(value, filters, strides, padding, data_format=fmt2, dilations=dil, name=name)
+        if value.shape.ndims is None or value.shape.ndims <= 4:
+            result = conv2d(value, filters, strides, padding, data_format=fmt2, dilations=dil, name=name)
+        else:
+            result = squeeze_batch_dims(value, lambda v: conv2d(v, filters, strides, padding, data_format=fmt2,
+                                                                dilations=dil), inner_rank=3, name=name)
         return a.squeeze(result, [axis])
+
+
+def squeeze_batch_dims(inp, op, inner_rank, name=None):
+    """op on `inp` with its leading (batch) dimensions folded into one, then unfolded: TF's
+    nn_ops.squeeze_batch_dims, by which conv1d takes inputs of rank > 3."""
+    a = _array()
+    with name_scope(name, "squeeze_batch_dims", [inp]):
+        inp = convert_to_tensor(inp, name="input")
+        shape = inp.shape
+        inner = shape[-inner_rank:]
+        if not inner.is_fully_defined():
+            inner = a.shape(inp)[-inner_rank:]
+        batch = shape[:-inner_rank]
+        if not batch.is_fully_defined():
+            batch = a.shape(inp)[:-inner_rank]
+        if isinstance(inner, TensorShape):
+            reshaped = a.reshape(inp, [-1] + inner.as_list())
+        else:
+            reshaped = a.reshape(inp, a.concat(([-1], inner), axis=-1))
+        out = op(reshaped)
+        out_inner = out.shape[-inner_rank:]
+        if not out_inner.is_fully_defined():
+            out_inner = a.shape(out)[-inner_rank:]
+        out = a.reshape(out, a.concat((batch.as_list() if isinstance(batch, TensorShape) else batch,
+                                       out_inner.as_list() if isinstance(out_inner, TensorShape) else out_inner),
+                                      axis=-1))
+        out.set_shape(inp.shape[:-inner_rank].concatenate(out.shape[-inner_rank:]))
+        return out
 
 
 def atrous_conv2d(value, filters, rate, padding, name=None):
