@@ -271,3 +271,24 @@ def test_count_metrics_weights_rank_checked():
         assert [float(v).hex() for v in got] == [float(5).hex(), float(4).hex()]
         names = [o.name for o in tf.get_default_graph().get_operations()]
         assert "true_positives_1/assert_rank_in/static_checks_determined_all_ok" in names
+
+
+def test_sparse_tensor_dense_matmul_run_time_operand_checks():
+    with tf.Graph().as_default():
+        ip, sh = tf.placeholder(tf.int64, None), tf.placeholder(tf.int64, None)
+        y1 = tf.sparse_tensor_dense_matmul(tf.SparseTensor(ip, [1.], sh), tf.ones([2, 2]))
+        y2 = tf.sparse_tensor_dense_matmul(tf.SparseTensor(ip, [1., 2.], sh), tf.ones([2, 2]))
+        assert "Tensor 'a_shape' must have 2 elements" in _run_error(y1, {ip: [[0, 0, 0]], sh: [2, 2, 2]})
+        assert ("Number of columns of a_indices does not match number of entries in a_shape"
+                in _run_error(y1, {ip: [[0, 0, 0]], sh: [2, 2]}))
+        assert ("Number of rows of a_indices does not match number of entries in a_values"
+                in _run_error(y2, {ip: [[0, 0]], sh: [2, 2]}))
+
+
+def test_sparse_concat_values_types_must_match():
+    with tf.Graph().as_default():
+        a = tf.SparseTensor([[0, 0], [1, 1]], [1., -2.], [2, 2])
+        with pytest.raises(TypeError) as e:
+            tf.sparse_concat(1, [a, tf.SparseTensor([[0, 0]], [1], [2, 2])])
+        assert str(e.value) == ("Tensors in list passed to 'values' of 'SparseConcat' Op have types "
+                                "[float32, int32] that don't all match.")

@@ -496,6 +496,10 @@ def sparse_concat(axis, sp_inputs, name=None, expand_nonconcat_dim=False, concat
     sps = [_sp(x) for x in sp_inputs]
     if len(sps) == 1:  # TF: the one input itself
         return sps[0]
+    types = [x.dtype.base_dtype for x in sps]
+    if any(t != types[0] for t in types):  # TF's op-def check on the list attr T
+        raise TypeError(f"Tensors in list passed to 'values' of 'SparseConcat' Op have types "
+                        f"[{', '.join(t.name for t in types)}] that don't all match.")
     shapes = [x.shape for x in sps]
     n = len(sps)
     dense_shapes = [x.dense_shape for x in sps]

@@ -380,6 +380,10 @@ def _sparse_dense_matmul(op, ctx):
             raise _invalid("Tensor 'a_values' is not a vector")
         if np.ndim(indices) != 2:
             raise _invalid("Tensor 'a_indices' is not a matrix")
+        if np.shape(indices)[0] != np.size(values):
+            raise _invalid("Number of rows of a_indices does not match number of entries in a_values")
+        if np.shape(indices)[1] != np.size(shape):
+            raise _invalid("Number of columns of a_indices does not match number of entries in a_shape")
         if adj_b:
             b = b.conj().T
         idx = np.asarray(indices, np.int64).reshape(-1, 2)
