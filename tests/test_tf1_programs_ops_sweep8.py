@@ -93,3 +93,34 @@ def test_conv1d_folds_extra_batch_dims_as_tf():
             got, want, gxv = s.run([y, ref, gx])
     np.testing.assert_array_equal(got.reshape(6, 5, 6), want)
     assert gxv.shape == (2, 3, 5, 4)
+
+
+def test_softmax_with_an_axis_tensor_builds_tfs_swaps():
+    # TF's _wrap_2d_function with a tensor `dim`: Less/Select to wrap a negative axis, Rank,
+    # transposes by a run-time perm; names and values recorded from TF 2.21.
+    rng = np.random.RandomState(0)
+    xv = rng.rand(2, 3, 4).astype(np.float32)
+    with tf.Graph().as_default() as g:
+        x = tf.constant(xv)
+        ax = tf.placeholder(tf.int32, [])
+        y = tf.nn.softmax(x, axis=ax)
+        y2 = tf.nn.log_softmax(x, axis=tf.constant(0))
+        y3 = tf.nn.softmax(x, axis=tf.constant(1), name="sm")
+        assert (y.name, y.shape.as_list(), y2.name, y3.name) == ("transpose_1:0", [2, 3, 4], "transpose_3:0", "sm:0")
+        names = sorted(o.name for o in g.get_operations())
+        assert names[:12] == ["Const", "Const_1", "Const_2", "Less", "Less/y", "Less_1", "Less_1/y", "Less_2",
+                              "Less_2/y", "LogSoftmax", "Placeholder", "Rank"]
+        assert "Select_2" in names and "Softmax_1" in names
+        gx = tf.gradients(tf.reduce_sum(y * y), x)[0]
+        with tf.Session() as s:
+            for a, want in [(0, "db89fd3eb22ae53e3440213f91cb1c3faf79193f"),
+                            (1, "52be963eb527c13eb78da73e33a4963e6e02853e"),
+                            (-2, "52be963eb527c13eb78da73e33a4963e6e02853e")]:
+                got, grad = s.run([y, gx], {ax: a})
+                assert got.tobytes().hex()[:40] == want
+                e = np.exp(xv - xv.max(axis=a, keepdims=True))
+                np.testing.assert_allclose(got, e / e.sum(axis=a, keepdims=True), rtol=1e-6)
+                assert abs(float(grad.astype(np.float64).sum())) < 1e-5    # softmax rows sum to 1
+            assert s.run(y2).tobytes().hex()[:40] == "49eb33bfb9ca4dbfa8a7ecbe5900fbbeaefa02bf"
+            with pytest.raises(tf.errors.InvalidArgumentError, match="Requires start <= limit"):
+                s.run(y, {ax: -1})     # (TF's own wrap: range(3, 2) for the last axis given as a tensor)

@@ -275,27 +275,27 @@ def _softmax(op_type, logits, axis, name, dim):
     _check_float(logits, "logits")
     dt = logits.dtype.base_dtype
     rank = logits.shape.ndims
-    if isinstance(axis, Tensor):
-        v = constant_value(axis)
-        if v is None:
-            raise NotImplementedError("softmax with an axis only known at run time is not supported")
-        axis = int(v)
-    axis = int(axis)
-    if axis == -1 or (rank is not None and axis == rank - 1) or rank == 0:
+    axis_tensor = isinstance(axis, Tensor)   # (never "the last axis" to TF: it builds the swaps)
+    axis_value = constant_value(axis) if axis_tensor else int(axis)
+    if not axis_tensor and (axis == -1 or (rank is not None and axis == rank - 1) or rank == 0):
         return apply_op(op_type, [logits], [dt], name or op_type, attrs={"T": dt})
-    if rank is not None and not -rank <= axis < rank:
+    if axis_value is not None and rank is not None and not -rank <= int(axis_value) < rank:
         raise errors.InvalidArgumentError(
             None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the number of "
-                        f"dimensions in the input. Received: dim={axis}")
+                        f"dimensions in the input. Received: dim={axis_value}")
     if rank is None:
         raise NotImplementedError("softmax over a non-last axis of a tensor of unknown rank is not "
                                   "supported")
     # TF's _wrap_2d_function, op for op: swap `axis` with the last dimension by a runtime perm,
     # softmax, swap back (that transpose takes `name`)
+    from .array_misc_ops import where
     from .array_range_ops import range as _range
     a, m = _array(), _math()
     ndims = a.rank(logits)
-    dim = axis + ndims if axis < 0 else axis   # a tensor (TF's "add", then "mod") when negative
+    if axis_tensor:
+        dim = where(m.less(axis, 0), axis + ndims, axis)
+    else:
+        dim = axis + ndims if axis < 0 else axis   # a tensor (TF's "add", then "mod") when negative
     input_rank = a.rank(logits)
     dim_axis = dim % rank
 
