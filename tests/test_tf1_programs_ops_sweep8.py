@@ -124,3 +124,13 @@ def test_softmax_with_an_axis_tensor_builds_tfs_swaps():
             assert s.run(y2).tobytes().hex()[:40] == "49eb33bfb9ca4dbfa8a7ecbe5900fbbeaefa02bf"
             with pytest.raises(tf.errors.InvalidArgumentError, match="Requires start <= limit"):
                 s.run(y, {ax: -1})     # (TF's own wrap: range(3, 2) for the last axis given as a tensor)
+
+
+def test_where_handles_ranks_1_to_8_as_tf():
+    with tf.Graph().as_default(), tf.Session() as s:
+        for c in (tf.constant(True), tf.ones([1] * 9, tf.bool)):
+            with pytest.raises(tf.errors.InvalidArgumentError, match="WhereOp : Unhandled input dimensions"):
+                s.run(tf.where(c))
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Unhandled input dimensions: 0"):
+            s.run(tf.sparse.from_dense(tf.constant(3.)))
+        assert s.run(tf.where(tf.ones([1] * 8, tf.bool))).shape == (1, 8)

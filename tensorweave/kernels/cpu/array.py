@@ -797,6 +797,8 @@ def _where(op, ctx):
     xp = ctx.xp
 
     def where(c):
+        if not 1 <= c.ndim <= 8:  # TF's WhereOp handles ranks 1 to 8
+            raise _bad(f"WhereOp : Unhandled input dimensions: {c.ndim}")
         return xp.argwhere(c).astype(xp.int64, copy=False)
     return where
 
