@@ -134,3 +134,21 @@ def test_where_handles_ranks_1_to_8_as_tf():
         with pytest.raises(tf.errors.InvalidArgumentError, match="Unhandled input dimensions: 0"):
             s.run(tf.sparse.from_dense(tf.constant(3.)))
         assert s.run(tf.where(tf.ones([1] * 8, tf.bool))).shape == (1, 8)
+
+
+def test_sparse_tensor_in_a_dense_binary_op_fails_with_tfs_messages():
+    with tf.Graph().as_default():
+        sp = tf.SparseTensor([[0, 0]], [1.], [2, 2])
+        desc = ('SparseTensor(indices=Tensor("SparseTensor/indices:0", shape=(1, 2), dtype=int64), '
+                'values=Tensor("SparseTensor/values:0", shape=(1,), dtype=float32), '
+                'dense_shape=Tensor("SparseTensor/dense_shape:0", shape=(2,), dtype=int64))')
+        inner = f"Expected float32, but got {desc} of type 'SparseTensor'."
+        with pytest.raises(TypeError) as e:
+            sp + tf.ones([2, 2])
+        assert str(e.value) == inner
+        with pytest.raises(TypeError) as e:
+            tf.ones([2, 2]) + sp
+        assert str(e.value) == (f"Expected float32 passed to parameter 'y' of op 'AddV2', got {desc} of type "
+                                f"'SparseTensor' instead. Error: {inner}")
+        with pytest.raises(TypeError, match="^Failed to convert elements of SparseTensor"):
+            tf.convert_to_tensor(sp)

@@ -106,6 +106,9 @@ def convert_to_tensor_or_sparse_tensor(value, dtype=None, name=None):
 
 
 def _refuse(value, dtype=None, name=None, as_ref=False):
+    if dtype is not None:   # TF's make_tensor_proto checks the requested dtype first
+        raise TypeError(f"Expected {_dtypes.as_dtype(dtype).base_dtype.name}, but got {value} of type "
+                        f"'{type(value).__name__}'.")
     raise TypeError(f"Failed to convert elements of {value} to Tensor. Consider casting elements to a "
                     "supported type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for "
                     "supported TF dtypes.")

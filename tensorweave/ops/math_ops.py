@@ -102,10 +102,14 @@ def _convert_like(op_type, value, param, dtype, first, hint=False):
             raise _mismatch(op_type, param, value._dtype, dtype, first)
         return value
     if hint:
-        t = convert_to_tensor(value, preferred_dtype=dtype, name=param)
-        if t.dtype.base_dtype is not dtype:
-            raise _mismatch(op_type, param, t.dtype, dtype, first)
-        return t
+        try:
+            t = convert_to_tensor(value, preferred_dtype=dtype, name=param)
+        except TypeError:
+            t = None    # (not convertible at all: TF's wrapped message below)
+        if t is not None:
+            if t.dtype.base_dtype is not dtype:
+                raise _mismatch(op_type, param, t.dtype, dtype, first)
+            return t
     try:
         return convert_to_tensor(value, dtype=dtype, name=param)
     except TypeError as e:
