@@ -132,7 +132,8 @@ def _softsign(op, ctx):
 @register_kernel("LeakyRelu")
 def _leaky_relu(op, ctx):
     xp = ctx.xp
-    alpha = op._get_attr("alpha")
+    # TF's "alpha" attr is a 32-bit float: float64 inputs see float32(alpha).
+    alpha = float(np.float32(op._get_attr("alpha")))
 
     def leaky_relu(x):
         a = x.dtype.type(alpha)
@@ -232,7 +233,7 @@ def _softsign_grad(op, ctx):
 @register_kernel("LeakyReluGrad")
 def _leaky_relu_grad(op, ctx):
     xp = ctx.xp
-    alpha = op._get_attr("alpha")
+    alpha = float(np.float32(op._get_attr("alpha")))
 
     def leaky_relu_grad(g, x):
         return xp.where(x > 0, g, g * g.dtype.type(alpha))
