@@ -34,7 +34,7 @@ def np_log_softmax(x, axis=-1):
     (tf.nn.selu, lambda x: SELU_S * np.where(x > 0, x, SELU_A * np.expm1(x))),
     (tf.nn.softplus, lambda x: np.log1p(np.exp(-np.abs(x))) + np.maximum(x, 0)),
     (tf.nn.softsign, lambda x: x / (1 + np.abs(x))),
-    (tf.nn.leaky_relu, lambda x: np.where(x > 0, x, 0.2 * x)),
+    (tf.nn.leaky_relu, lambda x: np.where(x > 0, x, float(np.float32(0.2)) * x)),   # TF's float attr
     (lambda x: tf.nn.leaky_relu(x, alpha=3.0), lambda x: np.where(x > 0, x, 3.0 * x)),
     (tf.nn.softmax, np_softmax),
     (tf.nn.log_softmax, np_log_softmax),
