@@ -10,16 +10,7 @@ import pytest
 import tensorweave as tf
 
 
-def _run(t, feed=None):
-    with tf.Session() as sess:
-        return sess.run(t, feed)
-
-
-def _run_error(t, feed=None):
-    with tf.Session() as sess:
-        with pytest.raises(tf.errors.InvalidArgumentError) as e:
-            sess.run(t, feed)
-    return str(e.value)
+from _session_helpers import run as _run, run_error as _run_error
 
 
 # -- gather, gather_nd, scatter_nd -------------------------------------------------------------
