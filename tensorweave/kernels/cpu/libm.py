@@ -1,7 +1,8 @@
 """The C library's float64 functions over arrays, for kernels where TF calls them on scalars.
 
 TF's scalar code (random samplers, candidate samplers) calls glibc's `log`, `exp`, `sin`, ...
-on doubles. NumPy calls those very functions only on CPUs where it has no SIMD loop of its own:
+on doubles, and its float64 Tan/Sinh/Cosh/Asinh/Acosh kernels are glibc's too (Eigen has no
+double packet for them; measured against TF 2.21). NumPy calls those very functions only on CPUs where it has no SIMD loop of its own:
 with AVX-512 it has its own float64 `exp`/`log` and SVML's `log1p`/`expm1`/`tanh`, which differ
 from glibc in the last bit on up to a quarter of inputs. So each function here is NumPy's ufunc
 where a probe shows it gives glibc's bits on this machine, and otherwise Python's `math`
@@ -12,7 +13,7 @@ import math
 
 import numpy as np
 
-__all__ = ["log", "exp", "log1p", "expm1", "sin", "cos", "tanh"]
+__all__ = ["log", "exp", "log1p", "expm1", "sin", "cos", "tanh", "tan", "sinh", "cosh", "asinh", "acosh"]
 
 _agrees = {}
 
@@ -60,3 +61,8 @@ expm1 = _libm("expm1", np.expm1, math.expm1)
 sin = _libm("sin", np.sin, math.sin)
 cos = _libm("cos", np.cos, math.cos)
 tanh = _libm("tanh", np.tanh, math.tanh)
+tan = _libm("tan", np.tan, math.tan)
+sinh = _libm("sinh", np.sinh, math.sinh)
+cosh = _libm("cosh", np.cosh, math.cosh)
+asinh = _libm("asinh", np.arcsinh, math.asinh)
+acosh = _libm("acosh", np.arccosh, math.acosh)

@@ -11,7 +11,7 @@ import numpy as np
 from ...framework import errors
 from ...framework.constant_op import constant_value
 from ..registry import register_kernel
-from . import eigen_math, parallel, tf_order
+from . import eigen_math, libm, parallel, tf_order
 from .scatter_rows import rows_at
 
 def scipy_special(name, fallback=None):
@@ -80,8 +80,7 @@ def _ufunc(op_type, fn):
 for _t, _f in [("Add", np.add), ("AddV2", np.add), ("Sub", np.subtract), ("Mul", np.multiply),
                ("Neg", np.negative),
                ("Abs", np.absolute), ("Sign", np.sign), ("Square", np.square), ("Sqrt", np.sqrt),
-               ("Tan", np.tan), ("Atan", np.arctan), ("Atan2", np.arctan2), ("Sinh", np.sinh),
-               ("Cosh", np.cosh), ("Floor", np.floor), ("Ceil", np.ceil),
+               ("Atan", np.arctan), ("Atan2", np.arctan2), ("Floor", np.floor), ("Ceil", np.ceil),
                ("IsNan", np.isnan), ("IsInf", np.isinf),
                ("IsFinite", np.isfinite), ("Equal", np.equal), ("NotEqual", np.not_equal),
                ("Less", np.less), ("LessEqual", np.less_equal), ("Greater", np.greater),
@@ -1312,8 +1311,22 @@ def _erfc_kernel(op, ctx):
     return _erfc_any(op, ctx)
 _elementwise("Erfinv", _special("erfinv"))
 _elementwise("Ndtri", _special("ndtri"))
-_elementwise("Acosh", np.arccosh)
-_elementwise("Asinh", np.arcsinh)
+
+
+def _glibc_float64(op_type, name, other):
+    """TF's float64 kernel is glibc's function (libm.py); other dtypes and devices use `other`."""
+    @register_kernel(op_type)
+    def factory(op, ctx):
+        if ctx.xp is np and op._inputs[0]._dtype.base_dtype.as_numpy_dtype is np.float64:
+            return getattr(libm, name)
+        return other(op, ctx)
+    return factory
+
+
+for _t, _f in [("Tan", np.tan), ("Sinh", np.sinh), ("Cosh", np.cosh)]:
+    _glibc_float64(_t, _f.__name__, lambda op, ctx, _f=_f: getattr(ctx.xp, _f.__name__, _f))
+_glibc_float64("Acosh", "acosh", _elementwise_kernel("Acosh", np.arccosh))
+_glibc_float64("Asinh", "asinh", _elementwise_kernel("Asinh", np.arcsinh))
 _elementwise("Igamma", _special("gammainc"))
 _elementwise("Igammac", _special("gammaincc"))
 _elementwise("Zeta", _special("zeta"))
