@@ -28,6 +28,8 @@ from decimal import Decimal, localcontext
 
 import numpy as np
 
+from . import libm
+
 __all__ = ["pexp", "plog", "ptanh", "plogistic", "glibc_expf", "glibc_logf", "glibc_log1pf", "exp",
            "log", "tanh", "sigmoid", "log1p", "exp_rows", "expf", "packet_then_scalar",
            "flush_denormals", "PACKET", "psin", "pcos", "sin", "cos", "pexpm1", "expm1", "perf",
@@ -750,29 +752,9 @@ def packet_then_scalar64(packet_fn, scalar_fn, x):
     return packet_then_scalar(packet_fn, scalar_fn, x, _d, PACKET64, flush_tail=True)
 
 
-_libm64 = {}
-
-
-def _libm_double(name):
-    """glibc's double function `name`, element by element (for the few tail values)."""
-    def call(x):
-        fn = _libm64.get(name)
-        if fn is None:
-            fn = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name)
-            fn.restype = ctypes.c_double
-            fn.argtypes = [ctypes.c_double]
-            _libm64[name] = fn
-        x = np.asarray(x, _d)
-        return np.array([fn(float(v)) for v in x.reshape(-1)], _d).reshape(x.shape)
-    call.__name__ = "glibc_" + name
-    return call
-
-
-glibc_exp = _libm_double("exp")
-glibc_log = _libm_double("log")
-glibc_tanh = _libm_double("tanh")
-glibc_log1p = _libm_double("log1p")
-glibc_expm1 = _libm_double("expm1")
+# glibc's double functions, for the scalar tails (libm.py: exact on every CPU)
+glibc_exp, glibc_log, glibc_tanh = libm.exp, libm.log, libm.tanh
+glibc_log1p, glibc_expm1 = libm.log1p, libm.expm1
 
 
 @_quiet
@@ -1031,7 +1013,7 @@ def patanh_double(x):
     return bits.view(_d)
 
 
-glibc_atanh = _libm_double("atanh")
+glibc_atanh = libm.atanh
 
 
 def atanh64(x):

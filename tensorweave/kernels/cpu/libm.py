@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-__all__ = ["log", "exp", "log1p", "expm1", "sin", "cos", "tanh", "tan", "sinh", "cosh", "asinh", "acosh"]
+__all__ = ["log", "exp", "log1p", "expm1", "sin", "cos", "tanh", "tan", "sinh", "cosh", "asinh", "acosh", "atanh"]
 
 _agrees = {}
 
@@ -66,3 +66,4 @@ sinh = _libm("sinh", np.sinh, math.sinh)
 cosh = _libm("cosh", np.cosh, math.cosh)
 asinh = _libm("asinh", np.arcsinh, math.asinh)
 acosh = _libm("acosh", np.arccosh, math.acosh)
+atanh = _libm("atanh", np.arctanh, math.atanh)
