@@ -95,8 +95,11 @@ def _feed_array(value, np_dtype):
                             f"Tensor type {np_dtype}. Try explicitly setting the type of the feed tensor "
                             "to a larger type (e.g. int64).")
     if np_dtype is not object and np.issubdtype(np_dtype, np.number):
-        with np.errstate(invalid="ignore", over="ignore"):  # (TF casts NaN/inf feeds silently)
-            return np.asarray(value).astype(np_dtype, copy=False)
+        value = np.asarray(value)
+        if value.dtype.kind in "fc" and np.issubdtype(np_dtype, np.integer):
+            with np.errstate(invalid="ignore", over="ignore"):  # (TF casts NaN/inf feeds silently)
+                return value.astype(np_dtype)
+        return value.astype(np_dtype, copy=False)
     return np.asarray(value, dtype=np_dtype)
 
 
