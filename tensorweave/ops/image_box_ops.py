@@ -8,8 +8,8 @@ image and box gradients) and extract_image_patches (also `tf.extract_image_patch
 from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import constant_value, convert_to_tensor
-from ..framework.graph import name_scope
-from ..framework.op_util import apply_op
+from ..framework.graph import Tensor, name_scope
+from ..framework.op_util import apply_op, check_allowed, matching_input
 from ..framework.tensor_shape import TensorShape
 
 __all__ = ["non_max_suppression", "non_max_suppression_v2", "non_max_suppression_with_scores",
@@ -41,15 +41,30 @@ for _t in ("NonMaxSuppression", "NonMaxSuppressionV2", "NonMaxSuppressionV3", "N
     registry.no_gradient(_t)
 
 
-def _nms_inputs(boxes, scores, max_output_size, iou_threshold, score_threshold=None):
+def _nms_inputs(boxes, scores, max_output_size):
+    """The op's own inputs, converted (inside its name scope, as TF's op wrapper does)."""
     boxes = convert_to_tensor(boxes, name="boxes")
     scores = convert_to_tensor(scores, name="scores", dtype=boxes.dtype.base_dtype)
     max_out = convert_to_tensor(max_output_size, name="max_output_size", dtype=_dtypes.int32)
-    iou = convert_to_tensor(iou_threshold, name="iou_threshold", dtype=boxes.dtype.base_dtype)
-    ins = [boxes, scores, max_out, iou]
-    if score_threshold is not None:
-        ins.append(convert_to_tensor(score_threshold, name="score_threshold", dtype=boxes.dtype.base_dtype))
-    return ins
+    return [boxes, scores, max_out]
+
+
+def _thresholds(iou_threshold, score_threshold):
+    """TF converts the thresholds in the function's scope, before the op: float32 for Python
+    floats, whatever the boxes' dtype."""
+    return [convert_to_tensor(iou_threshold, name="iou_threshold"),
+            convert_to_tensor(score_threshold, name="score_threshold")]
+
+
+def _check_thresholds(op_type, thr, like, like_arg):
+    """TF's op-builder checks of the threshold tensors: V3's own type attr T_threshold (half or
+    float, set by iou_threshold), V5's T (the boxes')."""
+    names = ["iou_threshold", "score_threshold", "soft_nms_sigma"]
+    if like is None:
+        check_allowed("iou_threshold", thr[0].dtype, ["float16", "float32"])
+        like, like_arg, names, thr = thr[0], "iou_threshold", names[1:], thr[1:]
+    for t, n in zip(thr, names):
+        matching_input(t, like, n, like_arg, op_type)
 
 
 def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=float("-inf"),
@@ -58,18 +73,21 @@ def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5, score
     corner order) by descending score, dropping boxes whose IoU with a kept box exceeds
     iou_threshold and boxes scoring at most score_threshold."""
     with name_scope(name, "non_max_suppression"):
-        ins = _nms_inputs(boxes, scores, max_output_size, iou_threshold, score_threshold)
-        t = ins[0].dtype.base_dtype
-        return apply_op("NonMaxSuppressionV3", ins, [_dtypes.int32], "NonMaxSuppressionV3",
-                        attrs={"T": t, "T_threshold": t})
+        thr = _thresholds(iou_threshold, score_threshold)
+        with name_scope(None, "NonMaxSuppressionV3") as scope:
+            ins = _nms_inputs(boxes, scores, max_output_size)
+            _check_thresholds("NonMaxSuppressionV3", thr, None, None)
+            return apply_op("NonMaxSuppressionV3", ins + thr, [_dtypes.int32], scope,
+                            attrs={"T": ins[0].dtype.base_dtype, "T_threshold": thr[0].dtype.base_dtype})
 
 
 def non_max_suppression_v2(boxes, scores, max_output_size, iou_threshold=0.5, name=None):
     """The NonMaxSuppressionV2 op (no score threshold)."""
-    ins = _nms_inputs(boxes, scores, max_output_size, iou_threshold)
-    t = ins[0].dtype.base_dtype
-    return apply_op("NonMaxSuppressionV2", ins, [_dtypes.int32], name or "NonMaxSuppressionV2",
-                    attrs={"T": t, "T_threshold": t})
+    with name_scope(name, "NonMaxSuppressionV2") as scope:
+        ins = _nms_inputs(boxes, scores, max_output_size)
+        t = ins[0].dtype.base_dtype
+        ins.append(convert_to_tensor(iou_threshold, name="iou_threshold", dtype=t))
+        return apply_op("NonMaxSuppressionV2", ins, [_dtypes.int32], scope, attrs={"T": t, "T_threshold": t})
 
 
 def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshold=0.5,
@@ -77,12 +95,15 @@ def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshol
     """(selected_indices, selected_scores) by NonMaxSuppressionV5; soft_nms_sigma must be 0
     (Soft-NMS raises UnimplementedError when run)."""
     with name_scope(name, "non_max_suppression_with_scores"):
-        ins = _nms_inputs(boxes, scores, max_output_size, iou_threshold, score_threshold)
-        ins.append(convert_to_tensor(soft_nms_sigma, name="soft_nms_sigma", dtype=ins[0].dtype.base_dtype))
-        t = ins[0].dtype.base_dtype
-        idx, sc, _ = apply_op("NonMaxSuppressionV5", ins, [_dtypes.int32, t, _dtypes.int32],
-                              "NonMaxSuppressionV5", attrs={"T": t, "pad_to_max_output_size": False})
-        return idx, sc
+        thr = _thresholds(iou_threshold, score_threshold)
+        thr.append(convert_to_tensor(soft_nms_sigma, name="soft_nms_sigma"))
+        with name_scope(None, "NonMaxSuppressionV5") as scope:
+            ins = _nms_inputs(boxes, scores, max_output_size)
+            _check_thresholds("NonMaxSuppressionV5", thr, ins[0], "boxes")
+            t = ins[0].dtype.base_dtype
+            idx, sc, _ = apply_op("NonMaxSuppressionV5", ins + thr, [_dtypes.int32, t, _dtypes.int32], scope,
+                                  attrs={"T": t, "pad_to_max_output_size": False})
+            return idx, sc
 
 
 def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5,
@@ -98,8 +119,10 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
                 pad_to_max_output_size))
         raise NotImplementedError("non_max_suppression_padded over batched boxes is not supported by tensorweave")
     with name_scope(name, "non_max_suppression_padded"):
-        ins = _nms_inputs(boxes, scores, max_output_size, iou_threshold, score_threshold)
+        ins = _nms_inputs(boxes, scores, max_output_size)
         t = ins[0].dtype.base_dtype
+        ins += [convert_to_tensor(v, name=n, dtype=t) for v, n in ((iou_threshold, "iou_threshold"),
+                                                                  (score_threshold, "score_threshold"))]
         idx, n = apply_op("NonMaxSuppressionV4", ins, [_dtypes.int32, _dtypes.int32], "NonMaxSuppressionV4",
                           attrs={"T": t, "T_threshold": t, "pad_to_max_output_size": bool(pad_to_max_output_size)})
         return idx, n
@@ -211,7 +234,11 @@ def extract_image_patches(images, ksizes=None, strides=None, rates=None, padding
     if padding not in ("VALID", "SAME"):
         raise ValueError(f"Attr 'padding' of 'ExtractImagePatches' Op passed string '{padding}' not in: "
                          f"\"SAME\", \"VALID\".")
-    images = convert_to_tensor(images, name="images")
+    if not isinstance(images, Tensor):
+        # TF converts a non-tensor input inside the op's name scope ("ExtractImagePatches/images")
+        with name_scope(name, "ExtractImagePatches", [images]) as scope:
+            return extract_image_patches(convert_to_tensor(images, name="images"), ksizes, strides, rates,
+                                         padding, name=scope)
     return apply_op("ExtractImagePatches", [images], [images.dtype.base_dtype], name or "ExtractImagePatches",
                     attrs={"T": images.dtype.base_dtype, "ksizes": [int(v) for v in ksizes],
                            "strides": [int(v) for v in strides], "rates": [int(v) for v in rates],

@@ -6,7 +6,6 @@ tensordot with TF's 3x3 matrices), and the random_* adjustments, which draw one 
     >>> tf.image.adjust_saturation(rgb, 0.5)   # halves S in HSV space, back to RGB
 """
 
-import numpy as np
 
 from ..framework import dtypes as _dtypes
 from ..framework import registry
@@ -63,6 +62,10 @@ def _float_images(images, ops_name):
 def rgb_to_hsv(images, name=None):
     """RGB in [0, 1] to HSV in [0, 1] along the last axis (size 3); hue 0 is red, 1/3 green,
     2/3 blue. Differentiable (TF's piecewise gradient)."""
+    if not isinstance(images, Tensor):
+        # TF converts a non-tensor input inside the op's name scope ("RGBToHSV/images")
+        with name_scope(name, "RGBToHSV", [images]) as scope:
+            return rgb_to_hsv(convert_to_tensor(images, name="images"), name=scope)
     images = _float_images(images, "RGBToHSV")
     return apply_op("RGBToHSV", [images], [images.dtype.base_dtype], name or "RGBToHSV",
                     attrs={"T": images.dtype.base_dtype})
@@ -70,6 +73,10 @@ def rgb_to_hsv(images, name=None):
 
 def hsv_to_rgb(images, name=None):
     """HSV in [0, 1] to RGB along the last axis (size 3)."""
+    if not isinstance(images, Tensor):
+        # TF converts a non-tensor input inside the op's name scope ("HSVToRGB/images")
+        with name_scope(name, "HSVToRGB", [images]) as scope:
+            return hsv_to_rgb(convert_to_tensor(images, name="images"), name=scope)
     images = _float_images(images, "HSVToRGB")
     return apply_op("HSVToRGB", [images], [images.dtype.base_dtype], name or "HSVToRGB",
                     attrs={"T": images.dtype.base_dtype})
@@ -141,7 +148,8 @@ _YUV_TO_RGB = [[1, 1, 1], [0, -0.394642334, 2.03206185], [1.13988303, -0.5806218
 def _channel_matmul(images, matrix):
     from . import math_ops
     images = convert_to_tensor(images, name="images")
-    kernel = convert_to_tensor(np.array(matrix, images.dtype.base_dtype.as_numpy_dtype), name="kernel")
+    # The Python floats in the image's dtype: TF's TypeError for an integer image.
+    kernel = convert_to_tensor(matrix, dtype=images.dtype.base_dtype, name="kernel")
     ndims = images.shape.ndims
     return math_ops.tensordot(images, kernel, axes=[[ndims - 1], [0]])
 

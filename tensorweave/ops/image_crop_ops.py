@@ -29,7 +29,7 @@ def _dims4(image):
     elif nd == 4:
         image4 = image
     else:
-        raise ValueError("'image' must have either 3 or 4 dimensions.")
+        raise ValueError(f"'image' (shape {image.shape}) must have either 3 or 4 dimensions.")
     return image4, nd == 4, image4.shape.as_list()
 
 
@@ -145,7 +145,8 @@ def resize_image_with_crop_or_pad(image, target_height, target_width):
         return math_ops.equal(x, y) if isinstance(x, Tensor) or isinstance(y, Tensor) else x == y
 
     with name_scope(None, "resize_image_with_crop_or_pad", [image]):
-        image = _image(image)
+        # TF checks the rank (3 or 4) before the at-least-3-D checks.
+        image = convert_to_tensor(image, name="image")
         image4, is_batch, dims = _dims4(image)
         asserts = (_check_at_least_3d(image4) + _assert(target_width > 0, "target_width must be > 0.") +
                    _assert(target_height > 0, "target_height must be > 0."))

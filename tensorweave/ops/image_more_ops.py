@@ -127,14 +127,14 @@ def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_t
         iou = convert_to_tensor(iou_threshold, dtype=_dtypes.float32, name="iou_threshold")
         score = convert_to_tensor(score_threshold, dtype=_dtypes.float32, name="score_threshold")
         max_total_size = convert_to_tensor(max_total_size)
-        boxes = convert_to_tensor(boxes, dtype=_dtypes.float32, name="boxes")
-        scores = convert_to_tensor(scores, dtype=_dtypes.float32, name="scores")
-        per_class = convert_to_tensor(max_output_size_per_class, dtype=_dtypes.int32,
-                                      name="max_output_size_per_class")
-        outs = apply_op("CombinedNonMaxSuppression", [boxes, scores, per_class, max_total_size, iou, score],
-                        [_dtypes.float32, _dtypes.float32, _dtypes.float32, _dtypes.int32],
-                        "CombinedNonMaxSuppression",
-                        attrs={"pad_per_class": bool(pad_per_class), "clip_boxes": bool(clip_boxes)})
+        with name_scope(None, "CombinedNonMaxSuppression") as scope:   # TF's op wrapper's scope
+            boxes = convert_to_tensor(boxes, dtype=_dtypes.float32, name="boxes")
+            scores = convert_to_tensor(scores, dtype=_dtypes.float32, name="scores")
+            per_class = convert_to_tensor(max_output_size_per_class, dtype=_dtypes.int32,
+                                          name="max_output_size_per_class")
+            outs = apply_op("CombinedNonMaxSuppression", [boxes, scores, per_class, max_total_size, iou, score],
+                            [_dtypes.float32, _dtypes.float32, _dtypes.float32, _dtypes.int32], scope,
+                            attrs={"pad_per_class": bool(pad_per_class), "clip_boxes": bool(clip_boxes)})
         return tuple(outs)
 
 
@@ -158,12 +158,13 @@ def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_thre
     exceeds overlap_threshold, and those scoring at most score_threshold."""
     with name_scope(name, "non_max_suppression_overlaps"):
         thr = convert_to_tensor(overlap_threshold, name="overlap_threshold")
-        overlaps = convert_to_tensor(overlaps, dtype=_dtypes.float32, name="overlaps")
-        scores = convert_to_tensor(scores, dtype=_dtypes.float32, name="scores")
-        max_out = convert_to_tensor(max_output_size, dtype=_dtypes.int32, name="max_output_size")
-        score = convert_to_tensor(score_threshold, dtype=_dtypes.float32, name="score_threshold")
-        return apply_op("NonMaxSuppressionWithOverlaps", [overlaps, scores, max_out, thr, score], [_dtypes.int32],
-                        "NonMaxSuppressionWithOverlaps")
+        with name_scope(None, "NonMaxSuppressionWithOverlaps") as scope:   # TF's op wrapper's scope
+            overlaps = convert_to_tensor(overlaps, dtype=_dtypes.float32, name="overlaps")
+            scores = convert_to_tensor(scores, dtype=_dtypes.float32, name="scores")
+            max_out = convert_to_tensor(max_output_size, dtype=_dtypes.int32, name="max_output_size")
+            score = convert_to_tensor(score_threshold, dtype=_dtypes.float32, name="score_threshold")
+            return apply_op("NonMaxSuppressionWithOverlaps", [overlaps, scores, max_out, thr, score],
+                            [_dtypes.int32], scope)
 
 
 # -- JPEG quality --------------------------------------------------------------------------------

@@ -57,6 +57,9 @@ def _resize_shape(op):
     dims = images.as_list() if images.ndims is not None else [None] * 4
     v = constant_value(op._inputs[1])
     hw = [int(d) for d in np.asarray(v).reshape(-1)] if v is not None else [None, None]
+    # As TF's MakeShapeFromShapeTensor: -1 in a constant size is an unknown dimension (the kernel
+    # rejects it at run time); other negatives are build-time ValueErrors.
+    hw = [None if d == -1 else d for d in hw]
     return [TensorShape([dims[0], hw[0], hw[1], dims[3]])]
 
 
@@ -252,8 +255,9 @@ def _assert_3d(image):
     return with_dependencies(_check_at_least_3d(image), image)
 
 
-def _by_rank(image, f3, f4):
-    """f3() for a 3-D image, f4() for a batch; for an unknown rank TF's cond on the rank."""
+def _by_rank(image, f3, f4, sep=" "):
+    """f3() for a 3-D image, f4() for a batch; for an unknown rank TF's cond on the rank. `sep`:
+    TF's flips have no space between the shape and "must" in their rank error."""
     nd = image.shape.ndims
     if nd == 3:
         return f3()
@@ -262,14 +266,14 @@ def _by_rank(image, f3, f4):
     if nd is None:
         from . import control_flow_ops
         return control_flow_ops.cond(_math().equal(_array().rank(image), 3), f3, f4)
-    raise ValueError("'image' must have either 3 or 4 dimensions.")
+    raise ValueError(f"'image' (shape {image.shape}){sep}must have either 3 or 4 dimensions.")
 
 
 def _flip(image, axis, scope):
     with name_scope(None, scope, [image]):
         image = _assert_3d(_image(image))
         return _by_rank(image, lambda: _array().reverse(image, [axis]),
-                        lambda: _array().reverse(image, [axis + 1]))
+                        lambda: _array().reverse(image, [axis + 1]), sep="")
 
 
 def flip_left_right(image):
@@ -361,6 +365,8 @@ def rot90(image, k=1, name=None):
     with name_scope(name, "rot90", [image, k]) as scope:
         image = _assert_3d(_image(image))
         kv = constant_value(k) if isinstance(k, Tensor) else k
+        if isinstance(k, Tensor):
+            convert_to_tensor(k, dtype=_dtypes.int32, name="k")  # TF's ValueError for an int64 k
         if kv is not None and not isinstance(k, Tensor):
             convert_to_tensor(k, dtype=_dtypes.int32)  # TF's TypeError for a non-int k
         if kv is not None and np.ndim(kv) == 0 and image.shape.ndims in (3, 4):
@@ -378,7 +384,7 @@ def rot90(image, k=1, name=None):
                                          lambda: _rot90_by_case(image, k, scope, 0),
                                          lambda: _rot90_by_case(image, k, scope, 1))
         if nd not in (3, 4):
-            raise ValueError("'image' must have either 3 or 4 dimensions.")
+            raise ValueError(f"'image' (shape {image.shape}) must have either 3 or 4 dimensions.")
         return _rot90_by_case(image, k, scope, nd - 3)
 
 

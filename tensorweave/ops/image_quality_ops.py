@@ -104,8 +104,7 @@ def psnr(a, b, max_val, name=None):
     over the last three axes, in float32 (integer images scaled by convert_image_dtype)."""
     array_ops, math_ops = _ops()[:2]
     with name_scope(name, "PSNR", [a, b]):
-        a = convert_to_tensor(a, name="a")
-        b = convert_to_tensor(b, name="b")
+        # As TF: a NumPy `a` gives its dtype here and is converted by convert_image_dtype ("image").
         max_val = math_ops.cast(max_val, a.dtype)
         max_val = convert_image_dtype(max_val, _dtypes.float32)
         a = convert_image_dtype(a, _dtypes.float32)

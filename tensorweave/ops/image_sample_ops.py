@@ -11,7 +11,7 @@ normalized, uniform or Gaussian noise outside the image).
 from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import constant_value, convert_to_tensor
-from ..framework.graph import name_scope
+from ..framework.graph import Tensor, name_scope
 from ..framework.op_util import apply_op
 from ..framework.tensor_shape import TensorShape
 
@@ -53,17 +53,30 @@ for _t in ("DrawBoundingBoxes", "DrawBoundingBoxesV2", "SampleDistortedBoundingB
     registry.no_gradient(_t)
 
 
+def _check_draw_type(images):
+    t = images.dtype.base_dtype
+    if t not in (_dtypes.float32, _dtypes.float16):
+        raise TypeError(f"Value passed to parameter 'images' has DataType {t.name} not in list of allowed "
+                        f"values: float32, half")
+
+
 def draw_bounding_boxes(images, boxes, name=None, colors=None):
     """Draws one-pixel box outlines on float images [batch, height, width, 1/3/4]; boxes
     [batch, num_boxes, 4] as normalized [y_min, x_min, y_max, x_max] scaled by (size - 1) and
     truncated. Box i takes colour i % len(table) of TF's 10-colour table (or `colors`, rows of
     RGBA); gray images get white boxes. Inverted or fully outside boxes are skipped."""
-    images = convert_to_tensor(images, name="images")
+    if not all(isinstance(v, Tensor) for v in (images, boxes) + ((colors,) if colors is not None else ())):
+        # TF converts non-tensor inputs inside the op's name scope ("DrawBoundingBoxes/boxes")
+        with name_scope(name, "DrawBoundingBoxes" if colors is None else "DrawBoundingBoxesV2",
+                        [images, boxes, colors]) as scope:
+            images = convert_to_tensor(images, name="images")
+            _check_draw_type(images)
+            boxes = convert_to_tensor(boxes, name="boxes", dtype=_dtypes.float32)
+            if colors is not None:
+                colors = convert_to_tensor(colors, name="colors", dtype=_dtypes.float32)
+            return draw_bounding_boxes(images, boxes, name=scope, colors=colors)
+    _check_draw_type(images)
     t = images.dtype.base_dtype
-    if t not in (_dtypes.float32, _dtypes.float16):
-        raise TypeError(f"Value passed to parameter 'images' has DataType {t.name} not in list of allowed "
-                        f"values: float32, half")
-    boxes = convert_to_tensor(boxes, name="boxes", dtype=_dtypes.float32)
     if colors is None:
         return apply_op("DrawBoundingBoxes", [images, boxes], [t], name or "DrawBoundingBoxes", attrs={"T": t})
     colors = convert_to_tensor(colors, name="colors", dtype=_dtypes.float32)

@@ -71,7 +71,11 @@ def _mdiag(d):
 
 
 def _eig(tensor, compute_v, name):
-    x = convert_to_tensor(tensor, name="input")
+    if not isinstance(tensor, Tensor):
+        # TF converts a non-tensor input inside the op's name scope ("SelfAdjointEigV2/input")
+        with _name_scope(name, "SelfAdjointEigV2", [tensor]) as scope:
+            return _eig(convert_to_tensor(tensor, name="input"), compute_v, scope)
+    x = tensor
     _check_type("input", x)
     dt = x.dtype.base_dtype
     real = dt.real_dtype if dt.is_complex else dt

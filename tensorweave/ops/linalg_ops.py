@@ -194,7 +194,11 @@ def _cholesky_grad(op, grad):
 # -- inverse, determinants, Cholesky, solves -----------------------------------------------------
 
 def _unary(op_type, input, name, attrs=None, param="input", n_out=1):
-    x = convert_to_tensor(input, name=param)
+    if not isinstance(input, Tensor):
+        # TF's op wrapper converts a non-tensor input inside the op's name scope ("Qr/input")
+        with _name_scope(name, op_type, [input]) as scope:
+            return _unary(op_type, convert_to_tensor(input, name=param), scope, attrs, param, n_out)
+    x = input
     _check_type(param, x)
     dt = x.dtype.base_dtype
     a = {"T": dt}
@@ -231,14 +235,21 @@ def cholesky(input, name=None):
 
 
 def _binary(op_type, matrix, rhs, name, attrs):
-    a = convert_to_tensor(matrix, name="matrix")
+    if not (isinstance(matrix, Tensor) and isinstance(rhs, Tensor)):
+        # TF converts non-tensor inputs inside the op's name scope ("MatrixSolve/rhs")
+        with _name_scope(name, op_type, [matrix, rhs]) as scope:
+            a = convert_to_tensor(matrix, name="matrix")
+            _check_type("matrix", a)
+            if not isinstance(rhs, Tensor):
+                rhs = convert_to_tensor(rhs, name="rhs", dtype=a.dtype.base_dtype)
+            return _binary(op_type, a, rhs, scope, attrs)
+    a = matrix
     _check_type("matrix", a)
     dt = a.dtype.base_dtype
-    b = convert_to_tensor(rhs, name="rhs", dtype=dt) if not isinstance(rhs, Tensor) else rhs
-    _same_type(op_type, "rhs", b, "matrix", dt)
+    _same_type(op_type, "rhs", rhs, "matrix", dt)
     at = {"T": dt}
     at.update(attrs)
-    return apply_op(op_type, [a, b], [dt], name, attrs=at)
+    return apply_op(op_type, [a, rhs], [dt], name, attrs=at)
 
 
 def matrix_solve(matrix, rhs, adjoint=False, name=None):
