@@ -20,7 +20,7 @@ from ..framework.constant_op import constant_value
 from ..framework.graph import Operation, Tensor
 from ..kernels.registry import Fixed, get_kernel
 from ..kernels.cpu.parallel import SPLITTING_OP_TYPES, kernel_threads
-from ..kernels.cpu import fused_order
+from ..kernels.cpu import float_env, fused_order
 from .cost_model import estimate_flops
 from . import fusion, grappler
 from .resources import VariableCell
@@ -141,6 +141,7 @@ class Plan:
         self.splits = splits    # runs its kernels split (parallel.kernel_threads)
 
     def run(self, step, feed_values):
+        saved = float_env.enter()     # subnormals flushed to zero while kernels run, as in TF
         try:
             if self.splits:
                 with kernel_threads():
@@ -149,6 +150,8 @@ class Plan:
         except Exception as e:  # noqa: BLE001 - translated into TF's error classes below
             raise self._translate(e) from (None if isinstance(e, (errors.OpError, ValueError, IndexError,
                                                                     ArithmeticError)) else e)
+        finally:
+            float_env.leave(saved)
 
     def _failed_op(self, exc):
         """The op whose line of this plan raised `exc` (None if it did not come from here)."""
@@ -249,11 +252,14 @@ def _fold(kernel, values):
     A kernel may carry `when_folded`: the variant TF's constant folding runs (e.g. Eigen's
     Softmax where a step would run oneDNN's)."""
     kernel = getattr(kernel, "when_folded", kernel)
+    saved = float_env.enter()         # (TF folds with its kernels' flush-to-zero too)
     try:
         with np.errstate(all="ignore"):
             out = kernel(*values)
     except Exception:  # noqa: BLE001 - leave the error to the step, which names the op
         return None
+    finally:
+        float_env.leave(saved)
     if not isinstance(out, np.ndarray) and not np.isscalar(out):
         return None
     out = _as_array(out)
@@ -409,7 +415,11 @@ def compile_plan(fetches, feeds, ctx, order=None, trace=False):
         outs_needed = [t for t in op._outputs if t in needed_tensors and t not in fed]
         if static_ok and len(op._outputs) == 1 and outs_needed and not op._op_def.stateful \
                 and registry.static_value_fn(op._type) is not None:
-            value = constant_value(op._outputs[0])  # e.g. the Shape of a fully-defined tensor
+            saved = float_env.enter()   # (as TF's constant folding, with flush-to-zero)
+            try:
+                value = constant_value(op._outputs[0])  # e.g. the Shape of a fully-defined tensor
+            finally:
+                float_env.leave(saved)
             if value is not None:
                 name = f"c{next(counter)}"
                 globs[name] = _readonly(value)

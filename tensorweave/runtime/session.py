@@ -18,6 +18,7 @@ from .partial_run import PartialRuns
 from .plan import KernelContext, StepContext, compile_plan
 from .resources import ResourceManager
 from .memory import tune_allocator
+from ..kernels.cpu import float_env
 from ..kernels.cpu.parallel import get_intra_op_threads, set_intra_op_threads
 
 # Ops estimated above this many flops run on the inter-op pool (a hand-off costs ~20-50 us).
@@ -276,7 +277,8 @@ class BaseSession:
         self._ctx.parallel_flops = PARALLEL_FLOPS
         if n > 1:
             self._ctx.pool = concurrent.futures.ThreadPoolExecutor(
-                n - 1, thread_name_prefix="tensorweave-inter-op")
+                n - 1, thread_name_prefix="tensorweave-inter-op",
+                initializer=float_env.flush_in_this_thread)   # (its threads run only kernels)
 
     graph = property(lambda self: self._graph)
     sess_str = property(lambda self: self._target.encode() if isinstance(self._target, str) else self._target)

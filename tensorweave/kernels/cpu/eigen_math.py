@@ -405,11 +405,18 @@ def flush_denormals(x, dtype=_f):
     a = np.abs(x)
     if a.min(initial=np.inf) >= tiny:      # (the common case, two passes: nothing to flush)
         return x
-    sub = a < tiny
-    sub &= a != 0
+    sub = subnormal_mask(a, tiny)
     if sub.any():
         x = np.where(sub, np.copysign(dtype(0), x), x)
     return x
+
+
+def subnormal_mask(a, tiny):
+    """Where |x| (`a`) is subnormal. The zero test is on the bits: under denormals-are-zero (as
+    kernels run, see float_env) a subnormal compares equal to 0."""
+    sub = a < tiny
+    sub &= a.view(np.dtype(f"u{a.dtype.itemsize}")) != 0
+    return sub
 
 
 def packet_then_scalar(packet_fn, scalar_fn, x, dtype=_f, lanes=_P, flush_tail=False):
@@ -602,9 +609,7 @@ def expm1(x):
     flush-to-zero does not touch."""
     x = np.asarray(x, _f)
     out = packet_then_scalar(pexpm1, glibc_expm1f, x)
-    a = np.abs(x)
-    sub = a < _TINY
-    sub &= a != 0
+    sub = subnormal_mask(np.abs(x), _TINY)
     if sub.any():
         out[sub] = x[sub]
     return out
@@ -945,8 +950,7 @@ def _keep_subnormals(x, out, start):
     """out with x's subnormal values from flat index `start` on put back as they are."""
     xf = x.reshape(-1)[start:]
     a = np.abs(xf)
-    sub = a < _D_TINY
-    sub &= a != 0
+    sub = subnormal_mask(a, _D_TINY)
     if sub.any():
         out.reshape(-1)[start:][sub] = xf[sub]
     return out

@@ -23,6 +23,8 @@ import threading
 
 import numpy as np
 
+from . import float_env
+
 __all__ = ["set_intra_op_threads", "get_intra_op_threads", "parallel_map", "intra_op_workers",
            "kernel_threads", "matmul", "batch_matmul", "batch_slices", "SPLIT_MACS",
            "SPLITTING_OP_TYPES"]
@@ -161,7 +163,8 @@ def parallel_map(fn, items):
     with _lock:
         if _pool is None:
             _pool = concurrent.futures.ThreadPoolExecutor(
-                max(1, (os.cpu_count() or 2) - 1), thread_name_prefix="tensorweave-intra-op")
+                max(1, (os.cpu_count() or 2) - 1), thread_name_prefix="tensorweave-intra-op",
+                initializer=float_env.flush_in_this_thread)   # (its threads run only kernels)
         pool = _pool
     futures = [pool.submit(_run_inside, fn, item) for item in items[1:]]
     try:
