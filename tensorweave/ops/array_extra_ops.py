@@ -238,14 +238,18 @@ def _bitcast_shape(op):
     if isz > osz:
         return [x.concatenate([isz // osz])]
     if x.ndims == 0:
-        raise ValueError("Cannot bitcast from smaller to larger type with a scalar")
+        raise ValueError("Shape must be at least rank 1 but is rank 0")
     last = x[-1].value
     if last is not None and last * isz != osz:
-        raise ValueError(f"Cannot bitcast from {src.name} to {dst.name} due to shape {last} != {osz // isz}")
+        # TF names the dtypes by their DataType numbers
+        raise ValueError(f"Cannot bitcast from {src.as_datatype_enum} to {dst.as_datatype_enum} due to "
+                         f"shape. {last} does not match {osz // isz}")
     return [TensorShape(x.as_list()[:-1])]
 
 
 registry.register_op("Bitcast", shape_fn=_bitcast_shape)
+_BITCAST_TYPES = ("bfloat16, float16, float32, float64, int64, int32, uint8, uint16, uint32, uint64, int8, "
+                  "int16, complex64, complex128, qint8, quint8, qint16, quint16, qint32")
 # No gradient registered for "Bitcast" (TF has none): tf.gradients through it raises LookupError.
 
 
@@ -255,10 +259,10 @@ def bitcast(input, type, name=None):  # noqa: A002
     with _graph().name_scope(name or "Bitcast") as scope:
         x = _to_tensor(input, name="input")
         t = _dtypes.as_dtype(type).base_dtype
-        for dt, p in ((_base(x), "T"), (t, "type")):
+        for dt, p in ((_base(x), "input"), (t, "type")):
             if dt in (_dtypes.string, _dtypes.bool) or dt.name.endswith("_ref") or dt.name == "resource":
                 raise TypeError(f"Value passed to parameter '{p}' has DataType {dt.name} not in list of "
-                                f"allowed values")
+                                f"allowed values: {_BITCAST_TYPES}")
         return apply_op("Bitcast", [x], [t], scope, attrs={"T": _base(x), "type": t})
 
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..framework import dtypes as _dtypes
 from ..framework import registry
-from ..framework.constant_op import constant, convert_to_tensor
+from ..framework.constant_op import convert_to_tensor
 from ..framework.graph import Tensor
 from ..framework.graph import name_scope as _name_scope
 from ..framework.indexed_slices import IndexedSlices
@@ -132,21 +132,44 @@ def to_int64(x, name="ToInt64"):
 
 
 def saturate_cast(value, dtype, name=None):
-    """Casts to `dtype`, clamping values to its range first (no wrap-around)."""
-    dtype = _dtypes.as_dtype(dtype).base_dtype
+    """Casts to `dtype`, clamping values to its range first (no wrap-around).
+
+    TF's algorithm step by step, its quirks included: the limits are NumPy values of the input
+    dtype (float(int64.max) wraps to int64.min, so int64 -> int64/uint64 clamps everything to
+    one value), nudged toward 0 where they round past the output's range."""
     with _name_scope(name, "saturate_cast", [value]) as scope:
         value = convert_to_tensor(value, name="value")
-        src = value.dtype.base_dtype
-        if src.is_integer or src.is_floating:
-            lo = builtins.max(src.min, dtype.min) if not dtype.is_bool else 0
-            hi = builtins.min(src.max, dtype.max) if not dtype.is_bool else 1
-            if src.is_floating and dtype.is_integer:
-                info = np.finfo(src.as_numpy_dtype)
-                hi = float(np.nextafter(np.asarray(hi, dtype=src.as_numpy_dtype), -info.max)) \
-                    if float(np.asarray(hi, dtype=src.as_numpy_dtype)) > dtype.max else hi
-            lo_t = constant(lo, dtype=src)
-            hi_t = constant(hi, dtype=src)
-            value = _clip("ClipByValue", value, lo_t, hi_t, "clamp")
+        dtype = _dtypes.as_dtype(dtype).base_dtype
+        in_dtype = value.dtype
+        if in_dtype.is_complex:
+            if dtype.is_complex:
+                real_in, real_out = in_dtype.real_dtype, dtype.real_dtype
+                if real_in.min < real_out.min or real_in.max > real_out.max:
+                    value = _clip("ClipByValue", value,
+                                  convert_to_tensor(builtins.complex(real_out.min, real_out.min), dtype=in_dtype),
+                                  convert_to_tensor(builtins.complex(real_out.max, real_out.max), dtype=in_dtype),
+                                  "clamp")
+                return cast(value, dtype, name=scope)
+            from .math_elementwise_ops import real
+            value = real(value)
+            in_dtype = in_dtype.real_dtype
+        out_real = dtype.real_dtype
+        np_dtype = in_dtype.as_numpy_dtype
+        try:
+            promoted = np.promote_types(np_dtype, out_real.as_numpy_dtype)
+        except TypeError:   # bfloat16
+            promoted = float
+        with np.errstate(over="ignore", invalid="ignore"):
+            min_limit = np_dtype(np.maximum(in_dtype.min, out_real.min))
+            pair = np.array([min_limit, out_real.min], dtype=promoted)
+            if pair[0] < pair[1]:
+                min_limit = np.nextafter(min_limit, np_dtype(0), dtype=np_dtype)
+            max_limit = np_dtype(np.minimum(float(in_dtype.max), float(out_real.max)))
+            pair = np.array([max_limit, out_real.max], dtype=promoted)
+            if pair[0] > pair[1]:
+                max_limit = np.nextafter(max_limit, np_dtype(0), dtype=np_dtype)
+        value = _clip("ClipByValue", value, convert_to_tensor(min_limit, dtype=in_dtype),
+                      convert_to_tensor(max_limit, dtype=in_dtype), "clamp")
         return cast(value, dtype, name=scope)
 
 

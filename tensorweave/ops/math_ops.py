@@ -278,7 +278,9 @@ def _cast_value(op, value_of):
     if v is None or op._attrs["SrcT"].base_dtype is _dtypes.string:
         return None  # string casts fail at run time (UnimplementedError), like TF
     dst = op._attrs["DstT"].as_numpy_dtype
-    if op._attrs["SrcT"].base_dtype.is_floating and dst in (np.uint32, np.uint64):
+    src = op._attrs["SrcT"].base_dtype
+    if src.is_floating and np.issubdtype(dst, np.integer) and (
+            dst in (np.uint32, np.uint64) or src.name in ("float64", "float16", "bfloat16")):
         return None  # out-of-range values follow x86's conversions there: the kernel's business
     with np.errstate(invalid="ignore", over="ignore"):
         if np.iscomplexobj(v) and not np.issubdtype(dst, np.complexfloating):

@@ -447,7 +447,11 @@ def _floordiv(op, ctx):
                 raise _invalid(_DIV0)
             return np.floor_divide(x, y)
         return floordiv_int
-    return np.floor_divide
+
+    def floordiv(x, y):   # TF: floor(x / y), so inf // 2 is inf (np.floor_divide gives NaN)
+        with np.errstate(all="ignore"):
+            return np.floor(np.true_divide(x, y))
+    return floordiv
 
 
 @register_kernel("FloorMod")
@@ -618,6 +622,28 @@ def _float_to_uint64(x):
     return out if np.ndim(x) else out[()]
 
 
+# float64/float16/bfloat16 to int8/uint8/int16/uint16: Eigen converts whole packets of 16 through
+# int32 (cvtt: out of range and NaN are INT_MIN) and then narrows with saturating packs; the last
+# n % 16 are scalar casts (the int32's low bits, as x86 gives NumPy). uint8 from float64/float16
+# packs to uint16 first, then treats that as int16 (40000.0 -> 0). Measured on TF 2.21.
+_SMALL_INT_PACKET = 16
+
+
+def _packed_small_int(x, out, dst, name):
+    flat = np.asarray(x, np.float64).reshape(-1)
+    cut = flat.size - flat.size % _SMALL_INT_PACKET
+    with np.errstate(invalid="ignore"):
+        t = np.trunc(flat[:cut])
+        ok = (t >= -2.0 ** 31) & (t < 2.0 ** 31)
+    i32 = np.where(ok, np.where(ok, t, 0), -2.0 ** 31).astype(np.int64)
+    if dst is np.uint8 and name != "bfloat16":
+        i32 = np.clip(i32, 0, 65535).astype(np.uint16).view(np.int16).astype(np.int64)
+    info = np.iinfo(dst)
+    out = np.array(out, copy=True).reshape(-1)
+    out[:cut] = np.clip(i32, info.min, info.max).astype(dst)
+    return out.reshape(np.shape(x))
+
+
 @register_kernel("Cast")
 def _cast(op, ctx):
     src = op._attrs["SrcT"]
@@ -645,9 +671,18 @@ def _cast(op, ctx):
             return convert(np.asarray(x))
         return cast_float_uint
     if src.base_dtype.is_floating and np.issubdtype(dst, np.integer):
+        name = src.base_dtype.name
+        packed = name in ("float64", "float16", "bfloat16") and np.dtype(dst).itemsize <= 2
+
         def cast_float_int(x):  # NaN/inf/out-of-range convert as x86 does (TF's values), silently
+            x = np.asarray(x)
+            if name == "bfloat16":  # Eigen widens bfloat16 to float (ml_dtypes' own cast differs)
+                x = x.astype(np.float32)
             with np.errstate(invalid="ignore", over="ignore"):
-                return np.asarray(x).astype(dst)
+                out = x.astype(dst)
+            if packed and x.size >= _SMALL_INT_PACKET:
+                out = _packed_small_int(x, out, dst, name)
+            return out
         return cast_float_int
 
     def cast(x):
@@ -658,7 +693,11 @@ def _cast(op, ctx):
 @register_kernel("ClipByValue")
 def _clip_by_value(op, ctx):
     def clip_by_value(x, lo, hi):
-        return np.minimum(np.maximum(x, lo), hi)
+        # Eigen: max(min(x, hi), lo) with std::min/max: a NaN bound leaves x, a NaN x stays, and
+        # lo > hi gives lo (measured on TF 2.21)
+        with np.errstate(invalid="ignore"):
+            low = np.where(np.less(hi, x), hi, x)
+            return np.asarray(np.where(np.less(low, lo), lo, low), dtype=np.result_type(x))
     return clip_by_value
 
 
@@ -1378,7 +1417,7 @@ def _x_or_zero_eigen(value):
             xb, yb = np.broadcast_to(x, shape), np.ascontiguousarray(np.broadcast_to(y, shape))
             out = np.where(xb == 0, xb, value(xb, yb)).reshape(-1)
         cut = size // lanes * lanes
-        out[cut:][out[cut:] == 0] = 0
+        out[cut:][xb.reshape(-1)[cut:] == 0] = 0
         return out.reshape(shape)
     return x_or_zero
 

@@ -1,0 +1,115 @@
+"""TF1 math/array parity sweep 9: integer division, casts, clipping, bitcast and more.
+
+Expected values recorded from TF 2.21 (tensorflow.compat.v1, graph mode, x86 CPU)."""
+import numpy as np
+import pytest
+
+import tensorweave as tf
+
+
+def _run(t, feed=None):
+    with tf.Session() as s:
+        return s.run(t, feed)
+
+
+@pytest.fixture(autouse=True)
+def _graph():
+    tf.reset_default_graph()
+    yield
+
+
+def test_float_floordiv_of_inf_is_inf():
+    x = tf.constant([7., -7., 7.5, -0.0, np.inf, np.nan])
+    y = tf.constant([2., 2., -2., 3., 2., 1.])
+    np.testing.assert_array_equal(_run(tf.floordiv(x, y)), [3., -4., -4., -0., np.inf, np.nan])
+
+
+def test_xlog1py_keeps_negative_zero_products():
+    x = tf.constant([7., -7., 0.])
+    out = _run(tf.math.xlog1py(x, tf.zeros([3])))
+    assert out.tobytes().hex() == "000000000000008000000000"
+
+
+@pytest.mark.parametrize("src", [np.float64, np.float16])
+def test_cast_float_to_small_ints_saturates_in_packets(src):
+    vals = np.array([0., -0., 1.5, -1.5, 2.5, -2.7, 127.9, 128., 255.5, 256., -129., 3e9, -3e9, 1e20,
+                     -1e20, np.inf, -np.inf, np.nan])
+    with np.errstate(over="ignore"):
+        x = tf.constant(vals.astype(src))
+    got = _run([tf.cast(x, d) for d in (tf.int8, tf.uint8, tf.int16, tf.uint16)])
+    assert got[0].tobytes().hex() == "000001ff02fe7f7f7f7f8080808080800000"
+    assert got[1].tobytes().hex() == "0000010002007f80ffff0000000000000000"
+    assert got[2].tobytes().hex() == ("000000000100ffff0200feff7f008000ff0000017fff00800080008000800080"
+                                      "00000000")
+    assert got[3].tobytes().hex() == ("0000000001000000020000007f008000ff00000100000000000000000000000000"
+                                      "000000")
+
+
+def test_cast_float64_small_int_packet_rules():
+    vals = [70000., -70000., 3e9, np.nan, 40000.7, -40000.7, 200.5, -200.5]
+    p = tf.placeholder(tf.float64, [None])
+    outs = [tf.cast(p, d) for d in (tf.int8, tf.uint8, tf.int16, tf.uint16)]
+    with tf.Session() as s:
+        full = [s.run(outs, {p: np.full(16, v)}) for v in vals]
+        one = [s.run(outs, {p: np.full(1, v)}) for v in vals]
+    assert [int(r[0][0]) for r in full] == [127, -128, -128, -128, 127, -128, 127, -128]
+    assert [int(r[1][0]) for r in full] == [0, 0, 0, 0, 0, 0, 200, 0]
+    assert [int(r[2][0]) for r in full] == [32767, -32768, -32768, -32768, 32767, -32768, 200, -200]
+    assert [int(r[3][0]) for r in full] == [65535, 0, 0, 0, 40000, 0, 200, 0]
+    assert [int(r[0][0]) for r in one] == [112, -112, 0, 0, 64, -64, -56, 56]
+    assert [int(r[3][0]) for r in one] == [4464, 61072, 0, 0, 40000, 25536, 200, 65336]
+
+
+def test_cast_bfloat16_to_ints():
+    x = tf.constant(np.array([300., -300., 70000., np.nan, 1e10] * 4, np.float32))
+    b = tf.cast(x, tf.bfloat16)
+    i8, u8, i16, i32 = _run([tf.cast(b, d) for d in (tf.int8, tf.uint8, tf.int16, tf.int32)])
+    assert i8.tolist() == [127, -128, 127, -128, -128] * 3 + [127, -44, 0, 0, 0]
+    assert u8.tolist() == [255, 0, 255, 0, 0] * 3 + [255, 212, 0, 0, 0]
+    assert i16.tolist() == [300, -300, 32767, -32768, -32768] * 3 + [300, -300, 4608, 0, 0]
+    assert i32.tolist() == [300, -300, 70144, -2 ** 31, -2 ** 31] * 4
+
+
+def test_saturate_cast_follows_tf_limits():
+    f = tf.constant([1e20, -1e20, np.inf, 3e9], tf.float32)
+    d = tf.constant([1e20, -1e20, np.inf, 3e9], tf.float64)
+    i = tf.constant([0, 1, -1, 2 ** 40], tf.int64)
+    c = tf.constant(np.array([1 + 2j, -3.5 - 0.5j, 1e10 + 0j], np.complex64))
+    r = [tf.saturate_cast(f, tf.int64), tf.saturate_cast(d, tf.uint64), tf.saturate_cast(i, tf.int64),
+         tf.saturate_cast(i, tf.uint64), tf.saturate_cast(i, tf.float32), tf.saturate_cast(c, tf.int8),
+         tf.saturate_cast(c, tf.uint32), tf.saturate_cast(c, tf.float16)]
+    assert r[2].op.type == "ClipByValue" and r[5].op.type == "Cast"
+    got = _run(r)
+    assert got[0].tolist() == [-2 ** 63, -2 ** 63, -2 ** 63, 3000000000]
+    assert got[1].tolist() == [2 ** 63, 0, 2 ** 63, 3000000000]
+    assert got[2].tolist() == [-2 ** 63] * 4          # TF's float(int64.max) wraps to int64.min
+    assert got[3].tolist() == [0] * 4
+    assert got[4].tolist() == [-2.0 ** 63] * 4
+    assert got[5].tolist() == [1, -3, 127]
+    assert got[6].tolist() == [1, 0, 4294967040]
+    assert got[7].tobytes().hex() == "003c00c3ff7b"
+
+
+def test_clip_by_value_kernel_nan_and_crossed_bounds():
+    from tensorweave.ops.math_compare_ops import _clip
+    x = tf.constant([np.nan, 1., 5., -5.])
+    c = lambda lo, hi: _clip("ClipByValue", x, tf.constant(lo), tf.constant(hi), "C")  # noqa: E731
+    got = _run([c(3., 0.), c(-1., 2.), c([-1.] * 4, np.nan), c(np.nan, 2.)])
+    np.testing.assert_array_equal(got[0], [np.nan, 3., 3., 3.])
+    np.testing.assert_array_equal(got[1], [np.nan, 1., 2., -1.])
+    np.testing.assert_array_equal(got[2], [np.nan, 1., 5., -1.])
+    np.testing.assert_array_equal(got[3], [np.nan, 1., 2., -5.])
+
+
+def test_bitcast_errors():
+    allowed = ("bfloat16, float16, float32, float64, int64, int32, uint8, uint16, uint32, uint64, int8, int16, "
+               "complex64, complex128, qint8, quint8, qint16, quint16, qint32")
+    with pytest.raises(ValueError, match=r"Cannot bitcast from 17 to 1 due to shape\. 3 does not match 2"):
+        tf.bitcast(tf.constant([1, 2, 3], tf.uint16), tf.float32)
+    with pytest.raises(ValueError, match="Shape must be at least rank 1 but is rank 0"):
+        tf.bitcast(tf.constant(1, tf.int8), tf.int16)
+    with pytest.raises(TypeError) as e:
+        tf.bitcast(tf.constant([True]), tf.int8)
+    assert str(e.value) == ("Value passed to parameter 'input' has DataType bool not in list of allowed "
+                            "values: " + allowed)
+    assert tf.bitcast(tf.placeholder(tf.int16, [None]), tf.int32).shape.as_list() == []
