@@ -10,12 +10,15 @@ The kernel's output is the variable's cell (the op outputs the variable referenc
 """
 
 import contextlib
+import ctypes
+import ctypes.util
 
 import numpy as np
 
 from ...framework import errors
 from ...ops import training_ops as _training_ops
 from ..registry import register_kernel
+from .eigen_math import PACKET, flush_denormals, pexp
 
 
 def _dims(shape):
@@ -528,15 +531,168 @@ _register("ApplyProximalAdagrad", _proximal_adagrad)
 _register("SparseApplyProximalAdagrad", rows_fn=_proximal_adagrad_rows)
 
 
+# -- float32 pow as TF's Eigen kernels compute it -------------------------------------------------
+# FTRL with lr_power != -0.5 raises the accumulators to a power. TF's Eigen expressions run
+# Eigen's generic_pow on 8-lane packets (AVX, no FMA: every pmadd a multiply then an add) and
+# glibc's powf on the n % 8 tail; NumPy's float32 power (SVML on AVX-512) differs from both in
+# the last bit, which FTRL's (new_pow - old_pow) cancellation magnifies to many ulps of var.
+_f32 = np.float32
+_powf_fn = None
+
+
+def _powf(x, y):
+    """glibc's powf, element by element (only the few tail values)."""
+    global _powf_fn
+    if _powf_fn is None:
+        lib = ctypes.CDLL(ctypes.util.find_library("m"))
+        lib.powf.restype = ctypes.c_float
+        lib.powf.argtypes = [ctypes.c_float, ctypes.c_float]
+        _powf_fn = lib.powf
+    x = np.asarray(x, _f32)
+    return np.array([_powf_fn(float(v), float(y)) for v in x.reshape(-1)], _f32).reshape(x.shape)
+
+
+def _two_prod(x, y):
+    """x * y as an exact float32 pair (Eigen's Veltkamp-Dekker twoprod is exact; so is float64)."""
+    p = np.asarray(x, np.float64) * np.asarray(y, np.float64)
+    hi = p.astype(_f32)
+    return hi, (p - hi).astype(_f32)
+
+
+def _two_prod_dw(x_hi, x_lo, y):
+    """The double word {x_hi, x_lo} times float y (Eigen's twoprod(x_hi, x_lo, y))."""
+    c_hi, c_lo1 = _two_prod(x_hi, y)
+    t_hi, t_lo1 = _fast_two_sum(c_hi, x_lo * y)
+    return _fast_two_sum(t_hi, t_lo1 + c_lo1)
+
+
+def _fast_two_sum(x, y):
+    s = x + y
+    return s, y - (s - x)
+
+
+def _fast_two_sum_dw(x_hi, x_lo, y_hi, y_lo):
+    r_hi, r_lo = _fast_two_sum(x_hi, y_hi)
+    return _fast_two_sum(r_hi, (y_lo + r_lo) + x_lo)
+
+
+_LOG2_C0 = 1.442695041742110273474963832995854318141937255859375
+_LOG2_C1 = -7.2134751588268664068692714863573201000690460205078125e-01
+_LOG2_POLY = tuple(_f32(c) for c in (
+    9.7010828554630279541015625e-02, -1.6896486282348632812500000e-01, 1.7200836539268493652343750e-01,
+    -1.7892272770404815673828125e-01, 2.0505344867706298828125000e-01, -2.4046677350997924804687500e-01,
+    2.8857553005218505859375000e-01, -3.6067414283752441406250000e-01, 4.8089790344238281250000000e-01))
+
+
+def _split(c):
+    hi = _f32(c)
+    return hi, _f32(c - float(hi))
+
+
+def _accurate_log2(z):
+    """Eigen's accurate_log2<float> of z in [1/sqrt(2), sqrt(2)], as a double word."""
+    x = z - _f32(1)
+    p = np.full_like(x, _LOG2_POLY[0])
+    for c in _LOG2_POLY[1:]:
+        p = p * x + c
+    p_hi, p_lo = _two_prod(x, p)
+    p_hi, p_lo = _fast_two_sum_dw(*_split(_LOG2_C1), p_hi, p_lo)
+    p_hi, p_lo = _two_prod_dw(p_hi, p_lo, x)
+    p_hi, p_lo = _fast_two_sum_dw(*_split(_LOG2_C0), p_hi, p_lo)
+    return _two_prod_dw(p_hi, p_lo, x)
+
+
+def _pround(x):
+    """Eigen's AVX pround: x + copysign(0.49999997, x), truncated."""
+    return np.trunc(x + np.copysign(_f32(0.49999997), x))
+
+
+def _pow_impl(x, y):
+    """Eigen's generic_pow_impl for positive float32 x: exp2(y * log2(x)) in double words."""
+    m, e = np.frexp(x)
+    e = e.astype(_f32)
+    small = m < _f32(0.70710678118654752440)
+    m = np.where(small, m * _f32(2), m)
+    e = np.where(small, e - _f32(1), e)
+    rx_hi, rx_lo = _accurate_log2(m)
+    f1_hi, f1_lo = _two_prod(e, y)
+    f2_hi, f2_lo = _two_prod_dw(rx_hi, rx_lo, y)
+    f_hi, f_lo = _fast_two_sum_dw(f1_hi, f1_lo, f2_hi, f2_lo)
+    n_z = _pround(f_hi)
+    r_z = (f_hi - n_z) + f_lo
+    n_r = _pround(r_z)
+    r_z = r_z - n_r
+    n_z = n_z + n_r
+    # generic_exp2: exp(hi) * (1 + lo) for ln2 * r = hi + lo
+    r_z = np.clip(r_z, _f32(-151), _f32(129))
+    p_hi, p_lo = _two_prod(_f32(0.693147180559945309417232121458176568), r_z)
+    e_r = pexp(p_hi) * (_f32(1) + p_lo)
+    return np.ldexp(e_r, np.clip(n_z, -300, 300).astype(np.int32)).astype(_f32)
+
+
+def _ppow(x, y):
+    """Eigen's scalar_unary_pow_op packet path (tensor.pow(scalar)) for float32 x."""
+    y = _f32(y)
+    if np.isfinite(y) and np.round(y) == y and -3 <= y <= 7:
+        # integer exponents in [-3, 7]: repeated squaring
+        if y == 0:
+            return np.ones_like(x)
+        r = _f32(1) / x if y < 0 else x.copy()
+        acc = np.ones_like(x)
+        k = abs(int(y))
+        while k > 1:
+            if k % 2:
+                acc = acc * r
+            r = r * r
+            k //= 2
+        return acc * r
+    if not np.isfinite(y):
+        return np.power(x, y)           # (not measured)
+    with np.errstate(all="ignore"):
+        out = _pow_impl(np.abs(x), y)
+    if np.round(y) == y:
+        # other integers: generic_pow's special cases
+        if y % 2:
+            out = np.where(np.signbit(x), -out, out)
+        out = np.where(x == 0, np.copysign(_f32(np.inf) if y < 0 else _f32(0), x) if y % 2
+                       else (_f32(np.inf) if y < 0 else _f32(0)), out)
+        out = np.where(np.isinf(x), np.power(x, y), out)
+        return np.where((x == 1) | np.isnan(x), x, out)
+    # handle_nonint_nonint_errors
+    out = np.where(x <= 0, _f32(np.nan), out)
+    out = np.where(x == 0, _f32(np.inf) if y < 0 else _f32(0), out)
+    out = np.where(np.isinf(x), _f32(np.inf) if y > 0 else _f32(0), out)
+    out = np.where(x == 1, _f32(1), out)
+    return np.where(np.isnan(x), x, out)
+
+
+def _eigen_pow(x, y, row=None):
+    """TF's float32 x.pow(y) (y a scalar) inside an Eigen expression: packets of 8 along the flat
+    tensor (or along each `row` elements, for the sparse kernels' per-row expressions), glibc's
+    powf on the tail."""
+    x = np.asarray(x)
+    if x.dtype != _f32 or not x.size:
+        return np.power(x, y)
+    rows = x.reshape(-1, row or x.size)
+    cut = rows.shape[1] // PACKET * PACKET
+    out = np.empty(rows.shape, _f32)
+    if cut:
+        out[:, :cut] = flush_denormals(_ppow(flush_denormals(rows[:, :cut]), y))
+    if cut < rows.shape[1]:
+        out[:, cut:] = _powf(rows[:, cut:], y)
+    return out.reshape(x.shape)
+
+
 # -- FTRL-proximal --------------------------------------------------------------------------------
 
 def _ftrl_fns(op):
     v2 = op.type.endswith("V2")
     by_lr = op._get_attr("multiply_linear_by_lr")
 
-    def common(values, scalars, grad, square):
+    def common(values, scalars, grad, square, power):
         """var, accum, linear, lr, l1, l2, 2, the shrunk gradient, the new accumulator and the
-        new and old accumulator powers (`square`: how TF's kernel squares the gradient)."""
+        new and old accumulator powers (`square`, `power`: how TF's kernel squares the gradient
+        and raises the accumulators to -lr_power)."""
         var, accum, linear = values
         if v2:
             lr, l1, l2, l2_shrinkage, lr_power = scalars
@@ -548,12 +704,12 @@ def _ftrl_fns(op):
         if lr_power == lr.dtype.type(-0.5):
             new_pow, old_pow = np.sqrt(new_accum), np.sqrt(accum)
         else:
-            new_pow, old_pow = np.power(new_accum, -lr_power), np.power(accum, -lr_power)
+            new_pow, old_pow = power(new_accum, -lr_power), power(accum, -lr_power)
         return var, accum, linear, lr, l1, l2, two, g, new_accum, new_pow, old_pow
 
-    def update(values, scalars, grad):
+    def update(values, scalars, grad, power=_eigen_pow):
         var, accum, linear, lr, l1, l2, two, g, new_accum, new_pow, old_pow = common(
-            values, scalars, grad, np.square)
+            values, scalars, grad, np.square, power)
         if by_lr:
             linear += g * lr - (new_pow - old_pow) * var
             x = l1 * lr * np.sign(linear) - linear
@@ -568,12 +724,15 @@ def _ftrl_fns(op):
         np.copyto(accum, new_accum)
 
     def rows(values, scalars, grad):
-        if values[0][0].size > 1:
-            return update(values, scalars, grad)
+        row = values[0][0].size
+        if row > 1:
+            # each row is an Eigen expression of its own, raised by tensor.pow(scalar)
+            return update(values, scalars, grad, lambda a, y: _eigen_pow(a, y, row))
         # TF's sparse kernel for one-element rows works a scalar at a time:
         # linear = (linear + g) - sigma * var, var = (clip(linear, +-l1) - linear) / quadratic
         var, accum, linear, lr, l1, l2, two, g, new_accum, new_pow, old_pow = common(
-            values, scalars, grad, lambda x: np.multiply(x, x))
+            values, scalars, grad, lambda x: np.multiply(x, x),
+            lambda a, y: _powf(a, y) if a.dtype == _f32 else np.power(a, y))
         sigma = new_pow - old_pow
         if by_lr:
             new_linear = (linear + g * lr) - sigma * var
