@@ -29,11 +29,18 @@ def _as_op(x):
     raise TypeError(f"Expected a Tensor or Operation, got {x!r}")
 
 
+def _graph_of(x):
+    """The graph to build next to `x` in: the function being traced when there is one (it
+    captures `x` from its enclosing graph, as TF's cond and while bodies do)."""
+    default = get_default_graph()
+    return default if default._building_function else x.graph
+
+
 def group(*inputs, **kwargs):
     """An op that runs after all of `inputs` (Tensors, Operations, or lists of them)."""
     name = kwargs.pop("name", None)
     if kwargs:
-        raise TypeError(f"Unknown keyword arguments: {', '.join(kwargs)}")
+        raise ValueError(f"Unknown keyword arguments: {', '.join(kwargs)}")
     flat = []
     for x in inputs:
         if isinstance(x, (list, builtins.tuple, set)):
@@ -47,7 +54,7 @@ def group(*inputs, **kwargs):
         op = _as_op(x)
         if op not in ops:
             ops.append(op)
-    g = ops[0].graph if ops else get_default_graph()
+    g = _graph_of(ops[0]) if ops else get_default_graph()
     with g.as_default(), name_scope(name, "group_deps", ops) as scope:
         with g.control_dependencies(ops):
             return no_op(name=scope)
@@ -56,7 +63,7 @@ def group(*inputs, **kwargs):
 def with_dependencies(dependencies, output_tensor, name=None):
     """`output_tensor`'s value, computed only after `dependencies` have run."""
     with name_scope(name, "control_dependency", list(dependencies) + [output_tensor]) as scope:
-        g = output_tensor.graph
+        g = _graph_of(output_tensor)
         # TF colocates the identity with the tensor it forwards (its NodeDef gets `_class`).
         with g.colocate_with(output_tensor), g.control_dependencies(dependencies):
             if isinstance(output_tensor, Operation):
@@ -72,7 +79,7 @@ def tuple(tensors, name=None, control_inputs=None):
 def _tuple(tensors, gate_on, name=None, control_inputs=None):
     """`tuple(tensors)` whose gate waits only for `gate_on` (the autodiff gates an op's input
     gradients on the ones the walk needs, so an unused one is pruned, not computed)."""
-    with name_scope(name, "tuple", tensors) as scope:
+    with name_scope(name, "tuple", tensors):
         gating = list(gate_on)
         if control_inputs:
             gating = gating + list(control_inputs)
@@ -163,10 +170,8 @@ def _flat_outputs(structure, op_value=True):
     branch's pivot, so it reads True from the true branch and False from the false one)."""
     out = []
     for x in _fg.flatten(structure):
-        if x is None:
-            if structure is None:
-                raise ValueError(f"'{'true_fn' if op_value else 'false_fn'}' must have a return value.")
-            raise ValueError("cond branches must not return None")
+        if x is None and structure is None:
+            raise ValueError(f"'{'true_fn' if op_value else 'false_fn'}' must have a return value.")
         if isinstance(x, Operation):
             with get_default_graph().control_dependencies([x]):
                 from ..framework.constant_op import constant

@@ -1,0 +1,112 @@
+"""TF1 programs with control flow and functional ops against TF: tf.group/tf.tuple inside a cond
+branch over outer tensors, group's keyword error, None in a branch's result, map_fn/scan/foldl/
+foldr built as TF's (loop variables, maximum_iterations, TensorArray element shapes, structure
+checks with sequence types, the static leading-dimension check, a scalar's IndexError) and the
+names fn sees inside them; expected values recorded from TF 2.21 (tensorflow.compat.v1, v2
+behaviour disabled)."""
+
+import numpy as np
+import pytest
+
+import tensorweave as tf
+from tests._session_helpers import run
+
+
+# -- group / tuple / cond --------------------------------------------------------------------
+
+def test_tuple_and_group_in_a_cond_branch_over_outer_tensors():
+    with tf.Graph().as_default():
+        x = tf.constant(1.0)
+        r = tf.cond(tf.constant(True), lambda: tf.tuple([x, x * 2]), lambda: [x, x])
+        assert [t.name for t in r] == ["cond/Merge:0", "cond/Merge_1:0"]
+        assert run(r) == [1.0, 2.0]
+        r = tf.cond(tf.constant(True), lambda: tf.group(x, x + 1), lambda: tf.no_op())
+        assert run(r) == True  # noqa: E712
+
+
+def test_group_unknown_keyword_is_a_value_error():
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="^Unknown keyword arguments: bogus$"):
+            tf.group(tf.constant(1), bogus=1)
+
+
+def test_cond_branch_returning_none_in_a_tuple():
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match=r"^None values not supported\.$"):
+            tf.cond(tf.constant(True), lambda: (tf.constant(1), None), lambda: (tf.constant(2), None))
+
+
+# -- map_fn / scan / fold -------------------------------------------------------------------
+
+def test_map_fn_argument_checks():
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError) as e:
+            tf.map_fn(lambda x: x, [])
+        assert str(e.value) == ("elems must be a Tensor or (possibly nested) sequence of Tensors. "
+                                "Got [], which does not contain any Tensors.")
+        with pytest.raises(ValueError, match="^Dimensions 2 and 3 are not compatible$"):
+            tf.map_fn(lambda x: x, (tf.constant([1, 2]), tf.constant([1, 2, 3])))
+        with pytest.raises(ValueError, match="^Dimensions 2 and 3 are not compatible$"):
+            tf.scan(lambda a, x: a + x[0], (tf.constant([1, 2]), tf.constant([1, 2, 3])), initializer=0)
+
+
+def test_map_fn_and_scan_check_structures_with_sequence_types():
+    with tf.Graph().as_default():
+        c = tf.constant([1, 2])
+        with pytest.raises(TypeError, match="same nested structure"):
+            tf.map_fn(lambda x: [x, -x], c, dtype=(tf.int32, tf.int32))
+        with pytest.raises(TypeError, match="same nested structure"):
+            tf.map_fn(lambda x: (x[0], x[1]), [c, c])
+        with pytest.raises(ValueError, match="same nested structure"):
+            tf.map_fn(lambda x: x, tf.constant([[1], [2]]), dtype=[tf.int32])
+        r = tf.map_fn(lambda x: [x], tf.constant([[1], [2]]), dtype=[tf.int32])
+        assert isinstance(r, list) and r[0].shape.as_list() == [2, 1]
+        with pytest.raises(TypeError, match="same nested structure"):
+            tf.scan(lambda a, x: [a[0] + x, a[1]], c, initializer=(tf.constant(0), tf.constant(1)))
+        with pytest.raises(TypeError, match="same nested structure"):
+            tf.scan(lambda a, x: (a[0] + x[0], a[1] + x[1]), [c, c])
+        with pytest.raises(TypeError, match="same nested structure"):
+            tf.foldl(lambda a, x: (a[0] + x, a[1]), c, initializer=[tf.constant(0), tf.constant(1)])
+        r = tf.foldl(lambda a, x: [a[0] + x, a[1]], c, initializer=[tf.constant(0), tf.constant(1)])
+        assert [t.name for t in r] == ["foldl_1/while/Exit_2:0", "foldl_1/while/Exit_3:0"]
+        assert run(r) == [3, 1]
+
+
+def test_scan_and_fold_of_scalars_are_index_errors():
+    with tf.Graph().as_default():
+        for f in (tf.scan, tf.foldl):
+            with pytest.raises(IndexError, match="list index out of range"):
+                f(lambda a, x: a + x, tf.constant(1))
+        with pytest.raises(IndexError):
+            tf.foldr(lambda a, x: a + x, [1, 2, 3])
+
+
+def test_scan_accumulator_keeps_the_initializer_shape():
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError) as e:
+            tf.scan(lambda a, x: tf.concat([a, [x]], 0), tf.constant([1, 2]), initializer=tf.constant([0]))
+        assert str(e.value) == "Inconsistent shapes: saw (2,) but expected (1,) "
+
+
+def test_names_fn_sees_inside_scan_and_fold():
+    seen = []
+
+    def fn(a, x):
+        y = a + x
+        seen.append((a.name, x.name, y.name))
+        return y
+    with tf.Graph().as_default():
+        m = tf.constant([[1., 2.], [3., 4.]])
+        s = tf.scan(fn, m)
+        f = tf.foldl(fn, m)
+        r = tf.scan(fn, m, reverse=True, initializer=tf.zeros([2]))
+        fr = tf.foldr(fn, tf.constant([1., 2.]), initializer=tf.constant(0.))
+        assert seen == [
+            ("scan/while/Identity_2:0", "scan/while/TensorArrayReadV3:0", "scan/while/add_1:0"),
+            ("foldl/while/Identity_2:0", "foldl/while/TensorArrayReadV3:0", "foldl/while/add_1:0"),
+            ("scan_1/while/Identity_2:0", "scan_1/while/TensorArrayReadV3:0", "scan_1/while/add_1:0"),
+            ("foldr/while/Identity_2:0", "foldr/while/TensorArrayReadV3:0", "foldr/while/add_1:0")]
+        assert s.name == "scan/TensorArrayStack/TensorArrayGatherV3:0" and f.name == "foldl/while/Exit_2:0"
+        np.testing.assert_array_equal(run(s), [[1., 2.], [4., 6.]])
+        np.testing.assert_array_equal(run(r), [[4., 6.], [3., 4.]])
+        assert run(f).tolist() == [4., 6.] and run(fr) == 3.
