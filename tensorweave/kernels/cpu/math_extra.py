@@ -7,6 +7,7 @@ from ...framework import errors
 from ..registry import register_kernel
 
 from .math import _is_int, no_kernel, scipy_special, via_float32
+from . import x86_approx
 
 
 # complex values per AVX packet in Eigen (Packet4cf, Packet2cd): the last n % P take the scalar path
@@ -72,13 +73,22 @@ def _reciprocal(op, ctx):
         return no_kernel(op)
     if op._inputs[0]._dtype.base_dtype.is_complex and ctx.xp is np:
         return _complex_inverse
+    if _tf_approx(op, ctx):
+        return x86_approx.reciprocal
     return ctx.xp.reciprocal
+
+
+def _tf_approx(op, ctx):
+    """Whether TF's float32 kernel is the CPU's approximation plus a Newton step (x86_approx)."""
+    return ctx.xp is np and op._inputs[0]._dtype.base_dtype.name == "float32" and x86_approx.available()
 
 
 @register_kernel("Rsqrt")
 def _rsqrt(op, ctx):
     if op._inputs[0]._dtype.base_dtype.is_complex and ctx.xp is np:
         return _complex_rsqrt
+    if _tf_approx(op, ctx):
+        return x86_approx.rsqrt
 
     def rsqrt(x):
         r = ctx.xp.sqrt(x)
