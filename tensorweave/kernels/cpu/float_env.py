@@ -20,7 +20,7 @@ import ctypes.util
 import platform
 import threading
 
-__all__ = ["enter", "leave", "flush_in_this_thread", "SUPPORTED"]
+__all__ = ["enter", "leave", "flush_in_this_thread", "unflushed", "SUPPORTED"]
 
 _ENV_BYTES = 64     # glibc's fenv_t is 32 bytes on x86-64 and 8 on AArch64: room for either
 _local = threading.local()
@@ -96,3 +96,30 @@ def leave(saved):
 def flush_in_this_thread():
     """Sets flush-to-zero for the rest of this thread's life (a pool thread's initializer)."""
     enter()
+
+
+class unflushed:
+    """A scope with IEEE subnormals on the calling thread, restored to what it was after: for
+    code that must see a subnormal's bits through a conversion (a C function called through
+    ctypes takes and returns its floats by value, converted under the thread's mode)."""
+
+    def __enter__(self):
+        self._saved = None
+        if _fns is None:
+            return self
+        get, put = _fns
+        env = ctypes.create_string_buffer(_ENV_BYTES)
+        if get(env) != 0:
+            return self
+        offset, bits = _LAYOUT
+        word = ctypes.c_uint32.from_buffer(env, offset)
+        if word.value & bits:
+            self._saved = ctypes.create_string_buffer(env.raw, _ENV_BYTES)
+            word.value &= ~bits & 0xFFFFFFFF
+            put(env)
+        return self
+
+    def __exit__(self, *exc):
+        if self._saved is not None:
+            _fns[1](self._saved)
+        return False

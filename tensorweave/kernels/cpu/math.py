@@ -1353,11 +1353,20 @@ _elementwise("Ndtri", _special("ndtri"))
 
 
 def _glibc_float64(op_type, name, other):
-    """TF's float64 kernel is glibc's function (libm.py); other dtypes and devices use `other`."""
+    """TF's float64 and float32 kernels are glibc's functions (libm.py: `name`, `name` + "f");
+    other dtypes and devices use `other`. (float32 tensors above _TF_ROUNDED_MAX values keep
+    NumPy's loop: glibc's float functions run one ctypes call per value.)"""
     @register_kernel(op_type)
     def factory(op, ctx):
-        if ctx.xp is np and op._inputs[0]._dtype.base_dtype.as_numpy_dtype is np.float64:
+        dtype = op._inputs[0]._dtype.base_dtype.as_numpy_dtype
+        if ctx.xp is np and dtype is np.float64:
             return getattr(libm, name)
+        if ctx.xp is np and dtype is np.float32:
+            exact, fast = getattr(libm, name + "f"), other(op, ctx)
+
+            def glibc_float32(x):
+                return exact(x) if np.size(x) <= _TF_ROUNDED_MAX else fast(x)
+            return glibc_float32
         return other(op, ctx)
     return factory
 
