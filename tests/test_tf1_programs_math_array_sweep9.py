@@ -113,3 +113,37 @@ def test_bitcast_errors():
     assert str(e.value) == ("Value passed to parameter 'input' has DataType bool not in list of allowed "
                             "values: " + allowed)
     assert tf.bitcast(tf.placeholder(tf.int16, [None]), tf.int32).shape.as_list() == []
+
+
+def test_mean_std_variance_of_empty_is_positive_nan():
+    for dt in (tf.float32, tf.float64, tf.float16):
+        x = tf.constant(np.zeros((0, 3)), dt)
+        r = _run([tf.reduce_mean(x), tf.reduce_mean(x, 0), tf.math.reduce_std(x, 0), tf.math.reduce_variance(x)])
+        for v in r:
+            assert np.isnan(v).all() and not np.signbit(v).any()
+    c = _run(tf.reduce_mean(tf.constant(np.zeros((0, 3), np.complex64)), 0))
+    assert c.tobytes() == bytes(24)
+
+
+def test_reduce_variance_std_of_complex_are_real():
+    x = tf.constant(np.array([[1 + 2j, 3 - 1j], [0, 2j]], np.complex64))
+    v = tf.math.reduce_variance(x)
+    sd = tf.math.reduce_std(x, axis=1)
+    assert v.dtype == tf.float32 and sd.dtype == tf.float32
+    types = [o.type for o in tf.get_default_graph().get_operations() if o.name.startswith("reduce_variance/")]
+    assert types[3:6] == ["Conj", "Mul", "Real"]
+    rv, rs = _run([v, sd])
+    assert float(rv) == 3.1875
+    assert float(_run(tf.math.reduce_std(x))) == float.fromhex("0x1.c90d2ap+0")
+
+
+def test_reduce_prod_float32_packet_order():
+    rng = np.random.RandomState(0)
+    x = rng.uniform(0.8, 1.25, (24,)).astype(np.float32)
+    y = rng.uniform(0.8, 1.25, (2, 3, 4)).astype(np.float32)
+    rng.uniform(0.8, 1.25, (2, 3, 4))
+    z = rng.uniform(0.8, 1.25, (5, 37)).astype(np.float32)
+    a, b, c = _run([tf.reduce_prod(x), tf.reduce_prod(y), tf.reduce_prod(z, 1)])
+    assert a.tobytes().hex() == "46cb9840"
+    assert b.tobytes().hex() == "8de6a13f"
+    assert c.tobytes().hex() == "33592c3f69ba0241f4e4ce3f6fdb853fb624cb3f"

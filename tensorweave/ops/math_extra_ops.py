@@ -509,7 +509,11 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
         if means.dtype.base_dtype.is_integer:
             raise TypeError(f"Input must be either real or complex. Received integer type {means.dtype}.")
         diff = x - means
-        sq = square(diff)
+        if diff.dtype.is_complex:   # as TF: |diff|^2 as Real(Conj(diff) * diff), a real result
+            from .math_elementwise_ops import conj, multiply, real
+            sq = real(multiply(conj(diff), diff))
+        else:
+            sq = square(diff)
         return reduce_mean(sq, axis=axis, keepdims=keepdims)
 
 

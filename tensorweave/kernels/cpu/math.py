@@ -1021,7 +1021,8 @@ def _sum(axes, keep, dt, xp=np):
 
 
 def _prod(axes, keep, dt, xp=np):
-    if np.dtype(dt).name in ("bfloat16", "float16") and xp is np:
+    # float32 products also follow Eigen's 8-lane packet order (AVX: the same lanes as half's)
+    if np.dtype(dt).name in ("bfloat16", "float16", "float32") and xp is np:
         def prod_half(x):   # Eigen's packet order, each multiply rounded (see _half_leaf)
             r = _half_reduce(x, axes, np.multiply) if 1 < np.size(x) <= tf_order.EXACT_MAX_ELEMENTS else None
             if r is not None:
@@ -1047,6 +1048,8 @@ def _mean(axes, keep, dt, xp=np):
             n = int(np.prod([x.shape[a] for a in axes])) if axes else 1
             with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
                 s = total(x.astype(acc) if acc is np.float32 else x)
+                if n == 0:   # TF's NaN is the positive one (0/0 on x86 is negative)
+                    return np.full(np.shape(s), np.nan, acc).astype(dt)
                 return np.asarray(np.asarray(s, acc) / acc(n)).astype(dt)
         return mean_half
 
@@ -1067,6 +1070,8 @@ def _mean(axes, keep, dt, xp=np):
             # can round differently: 5/3 ends in ...65, TF's in ...67)
             s = np.sum(x, axis=axes, dtype=dt, keepdims=keep)
             n = int(np.prod([np.shape(x)[a] for a in axes])) if axes else 1
+            if n == 0:
+                return s   # TF's mean of no complex numbers is 0
             real = s.real.dtype.type(n)
             with np.errstate(invalid="ignore", divide="ignore"):
                 out = np.empty(np.shape(s), dt)
@@ -1077,8 +1082,9 @@ def _mean(axes, keep, dt, xp=np):
     exact = _tf_order_reduction(tf_order.reduce_mean, axes, keep, dt, xp)
 
     def mean(x):
-        if np.size(x) == 0:  # NaN like TF, without NumPy's "Mean of empty slice" warning
-            return np.true_divide(np.sum(x, axis=axes, dtype=dt, keepdims=keep), dt(0))
+        if np.size(x) == 0:  # NaN like TF's (the positive one), without NumPy's warning
+            s = np.sum(x, axis=axes, dtype=dt, keepdims=keep)
+            return np.asarray(np.full(np.shape(s), np.nan, dt)) if np.ndim(s) else dt(np.nan)
         with np.errstate(invalid="ignore", over="ignore"):
             r = exact(x)
             return r if r is not None else xp.mean(x, axis=axes, dtype=dt, keepdims=keep)
