@@ -110,3 +110,74 @@ def test_names_fn_sees_inside_scan_and_fold():
         np.testing.assert_array_equal(run(s), [[1., 2.], [4., 6.]])
         np.testing.assert_array_equal(run(r), [[4., 6.], [3., 4.]])
         assert run(f).tolist() == [4., 6.] and run(fr) == 3.
+
+
+# -- TensorArray -------------------------------------------------------------------------------
+
+def _run_error_text(t):
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError) as e:
+            sess.run(t)
+    return str(e.value)
+
+
+def test_tensor_array_build_time_rank_checks():
+    with tf.Graph().as_default():
+        ta = tf.TensorArray(tf.float32, size=2).write(0, [1., 2.]).write(1, [3., 4.])
+        cases = [(lambda: ta.read([0]), "Shape must be rank 0 but is rank 1"),
+                 (lambda: ta.gather([[1, 0]]), "Shape must be rank 1 but is rank 2"),
+                 (lambda: tf.TensorArray(tf.float32, size=2).write([0], 1.),
+                  "Shape must be rank 0 but is rank 1"),
+                 (lambda: tf.TensorArray(tf.float32, size=2).scatter([0, 1], [1., 2., 3.]),
+                  "Dimensions must be equal, but are 3 and 2"),
+                 (lambda: tf.TensorArray(tf.float32, size=2).scatter([0, 1], 1.0),
+                  "Shape must be at least rank 1 but is rank 0"),
+                 (lambda: tf.TensorArray(tf.float32, size=2).split([1., 2., 3.], [[1, 2]]),
+                  "Shape must be rank 1 but is rank 2"),
+                 (lambda: tf.TensorArray(tf.float32, size=[2]),
+                  "Shape must be rank 0 but is rank 1")]
+        for build, msg in cases:
+            with pytest.raises(ValueError) as e:
+                build()
+            # (TF's node text differs after the name: its ops also take the resource handle)
+            assert str(e.value).startswith(msg + " for '{{node "), str(e.value)
+        assert ta.read(0).shape.as_list() == [2] and ta.gather([1]).shape.as_list() == [None, 2]
+        with pytest.raises(TypeError) as e:
+            tf.TensorArray(tf.float32, size=2.5)
+        assert str(e.value) == ("Expected int32 passed to parameter 'size' of op 'TensorArrayV3', got 2.5 of type "
+                                "'float' instead. Error: Expected int32, but got 2.5 of type 'float'.")
+        with pytest.raises(ValueError, match=r"^Argument `size` must be provided if handle is not provided\.$"):
+            tf.TensorArray(tf.float32)
+
+
+def test_tensor_array_run_time_errors():
+    with tf.Graph().as_default():
+        fixed = lambda: tf.TensorArray(tf.float32, size=2)  # noqa: E731
+        loose = lambda: tf.TensorArray(tf.float32, size=2, infer_shape=False)  # noqa: E731
+        cases = [
+            (fixed().scatter([0, 3], [1., 2.]).read(0), "Max scatter index must be < array size (3 vs. 2)"),
+            (fixed().unstack(tf.zeros([3, 2])).stack(), "Max scatter index must be < array size (2 vs. 2)"),
+            (fixed().split([1., 2., 3.], [1, 1, 1]).read(0),
+             "TensorArray's size is not equal to the size of lengths (2 vs. 3), and the TensorArray is not marked "
+             "as dynamically resizeable"),
+            (fixed().split(1.0, [1, 1]).concat(), "Expected value to be at least a vector, but received shape: []"),
+            (loose().write(0, [[1.]]).write(1, [[1., 2.]]).concat(),
+             "TensorArray has inconsistent shapes.  Index 0 has (excepting dimension 0) shape: [1] but index 1 has "
+             "(excepting dimension 0) shape: [2]"),
+            (loose().write(0, 1.).write(1, 2.).concat(),
+             "Concat saw a scalar shape at index 0 but requires at least vectors.  Did you mean to call pack?"),
+            (tf.TensorArray(tf.float32, size=-1).write(0, 1.).read(0), "Size should be >= 0.")]
+        for t, msg in cases:
+            assert msg in _run_error_text(t)
+        ta = tf.TensorArray(tf.float32, size=3, dynamic_size=True).scatter([0, 4], [1., 2.])
+        assert run(ta.size()) == 5
+        ta = tf.TensorArray(tf.float32, size=2, dynamic_size=True).split([1., 2., 3.], [1, 1, 1])
+        assert run(ta.size()) == 3
+
+
+def test_tensor_array_close_is_tfs_op():
+    with tf.Graph().as_default():
+        ta = tf.TensorArray(tf.float32, size=2).write(0, 1.).write(1, 2.)
+        c = ta.close()
+        assert (c.name, c.type) == ("TensorArrayCloseV3", "TensorArrayCloseV3")
+        assert run(c) is None

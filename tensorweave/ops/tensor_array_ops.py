@@ -24,12 +24,35 @@ def _scalar_shape(op):
     return [_SCALAR] * len(op._outputs)
 
 
-registry.register_op("TensorArrayV3", shape_fn=_scalar_shape, stateful=True)
-registry.register_op("TensorArrayWriteV3", shape_fn=_scalar_shape)
-registry.register_op("TensorArrayScatterV3", shape_fn=_scalar_shape)
-registry.register_op("TensorArraySplitV3", shape_fn=_scalar_shape)
-registry.register_op("TensorArrayReadV3")
-registry.register_op("TensorArrayGatherV3")
+def _ranked(out, **ranks):
+    """A shape function checking input ranks as TF's (`index=(1, 0)`: input 1 is a scalar);
+    the output is `out`: scalar for a flow, unknown for a value (whose static shape the Python
+    method then sets from the array's element shape)."""
+    def shape_fn(op):
+        for pos, rank in ranks.values():
+            op._inputs[pos].shape.require_rank(rank)
+        return [out]
+    return shape_fn
+
+
+def _scatter_shape(op):
+    # TF's MergePrefix(value, indices): value's first dimension is the number of indices.
+    indices, value = op._inputs[1].shape.require_rank(1), op._inputs[2].shape
+    if value.ndims is not None:
+        if value.ndims < 1:
+            raise ValueError(f"Shape must be at least rank 1 but is rank {value.ndims}")
+        a, b = value[0].value, indices[0].value if indices.ndims else None
+        if a is not None and b is not None and a != b:
+            raise ValueError(f"Dimensions must be equal, but are {a} and {b}")
+    return [_SCALAR]
+
+
+registry.register_op("TensorArrayV3", shape_fn=_ranked(_SCALAR, size=(0, 0)), stateful=True)
+registry.register_op("TensorArrayWriteV3", shape_fn=_ranked(_SCALAR, index=(1, 0)))
+registry.register_op("TensorArrayScatterV3", shape_fn=_scatter_shape)
+registry.register_op("TensorArraySplitV3", shape_fn=_ranked(_SCALAR, lengths=(2, 1)))
+registry.register_op("TensorArrayReadV3", shape_fn=_ranked(unknown_shape(), index=(1, 0)))
+registry.register_op("TensorArrayGatherV3", shape_fn=_ranked(unknown_shape(), indices=(1, 1)))
 registry.register_op("TensorArrayConcatV3")
 registry.register_op("TensorArraySizeV3", shape_fn=_scalar_shape)
 registry.register_op("TensorArrayIdentity", shape_fn=_scalar_shape)
@@ -42,7 +65,8 @@ registry.register_op("TensorArrayGradSplit", shape_fn=_scalar_shape)
 registry.register_op("TensorArrayGradRead")
 registry.register_op("TensorArrayGradGather")
 registry.register_op("TensorArrayGradConcat")
-for _t in ("TensorArrayV3", "TensorArraySizeV3", "TensorArrayGradWrite", "TensorArrayGradScatter",
+registry.register_op("TensorArrayCloseV3", stateful=True)
+for _t in ("TensorArrayV3", "TensorArraySizeV3", "TensorArrayCloseV3", "TensorArrayGradWrite", "TensorArrayGradScatter",
            "TensorArrayGradRead", "TensorArrayGradGather", "TensorArrayGradSplit", "TensorArrayGradConcat"):
     registry.no_gradient(_t)
 
@@ -114,21 +138,28 @@ class TensorArray:
             self._flow = flow
             return
         if size is None:
-            raise ValueError("Size must be provided if handle is not provided")
+            raise ValueError("Argument `size` must be provided if handle is not provided.")
         if not self._dynamic_size:
             self._size = size
         with name_scope(name, "TensorArray", [size]) as scope:
-            size = convert_to_tensor(size, dtype=_dtypes.int32, name="size")
-            if not self._dynamic_size:
-                from ..framework.constant_op import constant_value
-                v = constant_value(size)
-                self._static_size = None if v is None else int(v)
+            try:
+                size = convert_to_tensor(size, dtype=_dtypes.int32, name="size")
+            except (TypeError, ValueError) as e:
+                if isinstance(size, Tensor):
+                    raise
+                # (TF hands the size to the op builder, whose message this is)
+                raise TypeError(f"Expected int32 passed to parameter 'size' of op 'TensorArrayV3', got {size!r} "
+                                f"of type '{type(size).__name__}' instead. Error: {e}") from None
             self._flow = apply_op("TensorArrayV3", [size], [_dtypes.float32], scope or "TensorArray",
                                   attrs={"dtype": self._dtype, "dynamic_size": self._dynamic_size,
                                          "clear_after_read": True if clear_after_read is None else clear_after_read,
                                          "element_shape": self._element_shape[0],
                                          "identical_element_shapes": bool(infer_shape),
                                          "tensor_array_name": tensor_array_name or ""})
+            if not self._dynamic_size:
+                from ..framework.constant_op import constant_value
+                v = constant_value(size)
+                self._static_size = None if v is None else int(v)
 
     @classmethod
     def _from_flow(cls, proto, flow):
@@ -184,8 +215,9 @@ class TensorArray:
     def read(self, index, name=None):
         with name_scope(name, "TensorArrayReadV3", [self._flow, index]) as scope:
             index = convert_to_tensor(index, dtype=_dtypes.int32, name="index")
-            return apply_op("TensorArrayReadV3", [self._flow, index], [self._dtype], scope,
-                            shapes=[self.element_shape])
+            value = apply_op("TensorArrayReadV3", [self._flow, index], [self._dtype], scope)
+            value.set_shape(self.element_shape)
+            return value
 
     def gather(self, indices, name=None):
         # TF's op is named TensorArrayGatherV3 (no scope); its leading dimension is unknown
@@ -194,8 +226,10 @@ class TensorArray:
             indices = convert_to_tensor(indices, dtype=_dtypes.int32, name="indices")
             shape = TensorShape([None]).concatenate(self.element_shape) if self.element_shape.ndims is not None \
                 else unknown_shape()
-            return apply_op("TensorArrayGatherV3", [self._flow, indices], [self._dtype], scope,
-                            attrs={"dtype": self._dtype, "element_shape": self.element_shape}, shapes=[shape])
+            value = apply_op("TensorArrayGatherV3", [self._flow, indices], [self._dtype], scope,
+                             attrs={"dtype": self._dtype, "element_shape": self.element_shape})
+            value.set_shape(shape)
+            return value
 
     def stack(self, name=None):
         from . import array_ops
@@ -265,8 +299,7 @@ class TensorArray:
         return apply_op("TensorArraySizeV3", [self._flow], [_dtypes.int32], name or "TensorArraySizeV3")
 
     def close(self, name=None):
-        from .control_flow_ops import group
-        return group(self._flow, name=name or "TensorArrayClose")
+        return apply_op("TensorArrayCloseV3", [self._flow], [], name or "TensorArrayCloseV3")
 
     def grad(self, source, flow=None, name=None):
         raise NotImplementedError("TensorArray.grad is not supported; use tf.gradients")

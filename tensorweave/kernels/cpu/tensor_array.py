@@ -148,6 +148,8 @@ def _create(op, ctx):
     base = op._attrs.get("tensor_array_name") or op.name
 
     def create(size):
+        if size < 0:
+            raise errors.InvalidArgumentError(None, None, "Size should be >= 0.")
         return TensorArrayValue(size, dyn, np_dtype, es, f"{base}_{next(_CREATED)}", clear, identical)
     return create
 
@@ -252,6 +254,9 @@ def _scatter(op, ctx):
         if len(value) != len(np.ravel(indices)):
             raise errors.InvalidArgumentError(None, None, "Expected len(indices) == values.shape[0], but saw: "
                                                           f"{len(np.ravel(indices))} vs. {len(value)}")
+        if not ta.dynamic_size and np.size(indices) and np.max(indices) >= len(ta.items):
+            raise errors.InvalidArgumentError(None, None, f"Max scatter index must be < array size "
+                                                          f"({np.max(indices)} vs. {len(ta.items)})")
         for k, i in enumerate(np.ravel(indices)):
             _write_one(ta, i, value[k])
         return ta
@@ -266,6 +271,15 @@ def _concat(op, ctx):
     def concat(flow):
         ta = _ta(flow)
         vals = [_read_one(ta, i, reread) for i in range(len(ta.items))]
+        for k, v in enumerate(vals):
+            if v.ndim == 0:
+                raise errors.InvalidArgumentError(None, None, f"Concat saw a scalar shape at index {k} but requires "
+                                                              "at least vectors.  Did you mean to call pack?")
+            if v.shape[1:] != vals[0].shape[1:]:
+                raise errors.InvalidArgumentError(
+                    None, None, f"TensorArray has inconsistent shapes.  Index 0 has (excepting dimension 0) shape: "
+                                f"{_shape_str(vals[0].shape[1:])} but index {k} has (excepting dimension 0) shape: "
+                                f"{_shape_str(v.shape[1:])}")
         lengths = np.array([v.shape[0] for v in vals], np.int64)
         if not vals:
             return np.zeros((0,), np_dtype), lengths
@@ -282,16 +296,30 @@ def _split(op, ctx):
         _check_value_dtype(ta, value_dtype)
         value = np.asarray(value)
         lengths = np.asarray(lengths)
+        if value.ndim == 0:
+            raise errors.InvalidArgumentError(None, None, "Expected value to be at least a vector, but received "
+                                                          "shape: []")
         if lengths.sum() != len(value):
             raise errors.InvalidArgumentError(None, None, "Expected sum of lengths to be equal to values.shape[0], "
                                                           f"but sum of lengths is {lengths.sum()} and value's "
                                                           f"shape is: {list(value.shape)}")
+        if not ta.dynamic_size and len(lengths) != len(ta.items):
+            raise errors.InvalidArgumentError(None, None, f"TensorArray's size is not equal to the size of lengths "
+                                                          f"({len(ta.items)} vs. {len(lengths)}), and the TensorArray "
+                                                          "is not marked as dynamically resizeable")
         start = 0
         for i, n in enumerate(lengths):
             _write_one(ta, i, value[start:start + int(n)])
             start += int(n)
         return ta
     return split
+
+
+@register_kernel("TensorArrayCloseV3")
+def _close(op, ctx):
+    def close(flow):
+        return None
+    return close
 
 
 @register_kernel("TensorArraySizeV3")
