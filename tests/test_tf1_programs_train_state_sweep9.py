@@ -6,8 +6,10 @@ program; float results are compared as float32 bit patterns.
 """
 
 import numpy as np
+import pytest
 
 import tensorweave as tf
+from tensorweave.kernels.cpu import x86_approx
 from tensorweave.ops import training_ops as T
 
 
@@ -60,3 +62,135 @@ def test_sparse_ftrl_power_per_row():
                 s.run(op)
                 assert _hex(s.run(var)) == want_var
                 assert _hex(s.run(lin)) == want_lin
+
+
+# TF's rsqrt packets start from the CPU's rsqrtps, whose bits differ between CPU makers: these
+# were recorded on an AMD EPYC, and are checked where this CPU's tf.rsqrt of 8 values matches.
+RSQRT_GATE = "e8b1e93f6a52643f9a092c3f65c00f3f79fbfb3e1e09e33ed447d03e8f84c13e"
+RSQRT_WANT = {
+    "adagrad": [
+        ("ce61a43efdb41c3f944785bfb8b1353e606f223f304286bfc4e0883e43385c3fe5175ebfa3ace63d9a48583f"),
+        ("9e0e573d9cc3f23e50e0983f9d563140dce6124191d4ee4354148a415c0f9b4060d34d40260e3b40ea4c4140"),
+    ],
+    "proximal_adagrad": [
+        ("9abea03ee8e11b3f52eb84bf9cdc343e553e223f8b3d86bf5fb0883e56e75b3f0fb45dbf5135e53d49e3573f"),
+        ("9e0e573d9cc3f23e50e0983f9d563140dce6124191d4ee4354148a415c0f9b4060d34d40260e3b40ea4c4140"),
+    ],
+    "adadelta": [
+        ("243584bdb2febfbe3d5f1bc069fdd7bfd3f601c01a9299c0cc682740ea21ef3fffa3e0be783b853edf255b3f"),
+        ("8058393da296a53eb2a5213f3036833f3479f33fbff14342c6a54b40cd4c0b407df90f4097331d4017ee2c40"),
+        ("cddc2d409db82240605b18400e111240f78519409cb436402217da3f0174753f8b53193fb68aa03e5879383d"),
+    ],
+    "sparse_adagrad": [
+        ("f07e493e6ef2fc3e539e393f8e5d5d3f18d7653f79a1823f1420573fdc97133f15f9833e56312abea708f6be"
+         "cddd3dbf1db26bbf626e7fbf45e376bfe90253bf21c617bf817797bec69edd3cd400b13e8bee1f3f1c13553f"
+         "d4d0713f12be723ff684573f14ed223f091cb53e148dca3df6a66ebe270a0abf462249bfe6f571bfebff7fbf"
+         "72b271bfd7a248bfd85c09bf"),
+        ("c17d8040d17aed406c788241a7ff5e42c00cfd44ea52fb420c94c74105d227410737bd406c2a8d3fb76d9b3f"
+         "01b1a93f4cf4b73f9737c63fe17ad43f2cbee23f7601f13fc144ff3ff668074075d8104038311c409ced2940"
+         "bae33a40248550403e636d40052b8b40f7a9aa40d6f246407b144e4020365540c5575c406b796340109b6a40"
+         "b5bc71405bde784000008040"),
+    ],
+    "sparse_adadelta": [
+        ("506c97c09f8d8ec025888fc05c9a96c0cc9d9ec0a3c8da40d228c540c720a34093fe7b4056312abea708f6be"
+         "cddd3dbf1db26bbf626e7fbf45e376bfe90253bf21c617bf817797be9b5c2ebd495c453e3df3c23ee78bf93e"
+         "cc89f83efa9cb63e786cbd3de2899dbe1b4157bf148dca3df6a66ebe270a0abf462249bfe6f571bfebff7fbf"
+         "72b271bfd7a248bfd85c09bf"),
+        ("c78bf63ed048693f31d0f13f4584bd4061e04a4378785141770347404c5ee03f5235b13f6c2a8d3fb76d9b3f"
+         "01b1a93f4cf4b73f9737c63fe17ad43f2cbee23f7601f13fc144ff3f07b5f23f9400004092d70640bbeb0d40"
+         "75521540b7301d403ec8254009952f4025963b40d6f246407b144e4020365540c5575c406b796340109b6a40"
+         "b5bc71405bde784000008040"),
+        ("b768aa407a42ae406427ba40070eca4044d3d7408893d9407ac3ca40c233b440e1b3a04006c40640abe50d40"
+         "50071540f6281c409b4a2340406c2a40e68d31408baf384030d13f40883f7e3f653e8c3fb09f993fec57a73f"
+         "2887b53fba61c43f8840d43f7ac2e53f5316fa3fcdcccc3dbb80583e884da53eb25ade3eeeb30b3f843a283f"
+         "19c1443fae47613f43ce7d3f"),
+    ],
+    "sparse_rms_prop": [
+        ("56076cbe80d89a3dba42a43e0ed9f53e39f1093fd24b0e3f3815d23eba1d3e3ef2f8b4bd56312abea708f6be"
+         "cddd3dbf1db26bbf626e7fbf45e376bfe90253bf21c617bf817797bedc82933e48db283fafcc7c3f92aa9e3f"
+         "2c1fb23f6c04b73fe025ad3f84de953f13e1673f148dca3df6a66ebe270a0abf462249bfe6f571bfebff7fbf"
+         "72b271bfd7a248bfd85c09bf"),
+        ("c78bf63ed048693f31d0f13f4584bd4061e04a4378785141770347404c5ee03f5235b13f6c2a8d3fb76d9b3f"
+         "01b1a93f4cf4b73f9737c63fe17ad43f2cbee23f7601f13fc144ff3f07b5f23f9400004092d70640bbeb0d40"
+         "75521540b7301d403ec8254009952f4025963b40d6f246407b144e4020365540c5575c406b796340109b6a40"
+         "b5bc71405bde784000008040"),
+        ("0ca9063fb959043f5ed5003f1ae2f73e2efdea3e5eddba3e38c3a93e8a1f973e5881823ec4efe63ef7b0b23e"
+         "9075783e3d74083e130db63c6672b6bd67124cbecb319dbe4367d2bed12082beb26799be3ec5aebe25f1c1be"
+         "7ca9d2be0bb3e0be2ed9ebbefeecf3be4cc3f8be46dc7fbfa8367fbfa9667bbf657874bfdc816abfb4a25dbf"
+         "ca034ebfb4d63bbf305527bf"),
+    ],
+    "sparse_centered_rms_prop": [
+        ("6a6b6dbe380a983d5a7aa33e33f8f43ee47e093f8ba80e3fe482d23e267d3e3e8eb9b4bd56312abea708f6be"
+         "cddd3dbf1db26bbf626e7fbf45e376bfe90253bf21c617bf817797bed781933e0bda283f85ca7c3fe7a89e3f"
+         "c01cb23f0601b73f2721ad3fefd7953f64ce673f148dca3df6a66ebe270a0abf462249bfe6f571bfebff7fbf"
+         "72b271bfd7a248bfd85c09bf"),
+        ("62d6533e6438933e5a96db3e7a67483fe9879140758a87bf1e58d8beac516cbeb9cc07be7adde13d8baff83d"
+         "cec0073ed729133edf921e3ee7fb293ef064353ef8cd403e01374c3e40564c3e874f623e45dc783ec62e883e"
+         "e2a8943e0835a23e2b58b13e96e8c23e345dd83eab289f3e2fdda43eb391aa3e3746b03ebcfab53e40afbb3e"
+         "c463c13e4918c73ecdcccc3e"),
+        ("c78bf63ed048693f31d0f13f4584bd4061e04a4378785141770347404c5ee03f5235b13f6c2a8d3fb76d9b3f"
+         "01b1a93f4cf4b73f9737c63fe17ad43f2cbee23f7601f13fc144ff3f07b5f23f9400004092d70640bbeb0d40"
+         "75521540b7301d403ec8254009952f4025963b40d6f246407b144e4020365540c5575c406b796340109b6a40"
+         "b5bc71405bde784000008040"),
+        ("1102073f82b3043f8e39013ff5c2f83ed8e1eb3eec23ba3e8c55a93ed4ef963e7f71823ec4efe63ef7b0b23e"
+         "9075783e3d74083e130db63c6672b6bd67124cbecb319dbe4367d2becc1f82be386599beeac0aebe79eac1be"
+         "cf9fd2be71a5e0be49c6ebbea9d2f3beef9df8be46dc7fbfa8367fbfa9667bbf657874bfdc816abfb4a25dbf"
+         "ca034ebfb4d63bbf305527bf"),
+    ],
+    "sparse_proximal_adagrad": [
+        ("d0c8483ed892fc3e9676393f9b455d3f05d3653f9698823febfc563f526c133f76a7833e56312abea708f6be"
+         "cddd3dbf1db26bbf626e7fbf45e376bfe90253bf21c617bf817797be17b1d73ca96db03e4d901f3f12a8543f"
+         "2762713f0655723fbc29573fb8a5223f35bbb43e148dca3df6a66ebe270a0abf462249bfe6f571bfebff7fbf"
+         "72b271bfd7a248bfd85c09bf"),
+        ("c17d8040d17aed406c788241a7ff5e42c00cfd44ea52fb420c94c74105d227410737bd406c2a8d3fb76d9b3f"
+         "01b1a93f4cf4b73f9737c63fe17ad43f2cbee23f7601f13fc144ff3ff668074075d8104038311c409ced2940"
+         "bae33a40248550403e636d40052b8b40f7a9aa40d6f246407b144e4020365540c5575c406b796340109b6a40"
+         "b5bc71405bde784000008040"),
+    ],
+}
+
+
+def _rsqrt_matches_recording():
+    gate = np.linspace(0.3, 7.0, 8).astype(np.float32)
+    return x86_approx.available() and x86_approx.rsqrt(gate).tobytes().hex() == RSQRT_GATE
+
+
+def _rsqrt_programs():
+    f = np.float32
+    x = np.linspace(0.05, 3.0, 11).astype(f)      # one packet and a 3-element tail
+    g = np.tan(x).astype(f)
+    a = np.linspace(0.1, 4.0, 36).astype(f).reshape(4, 9)    # rows: a packet and a tail each
+    gr = np.tan(a[:2]).astype(f)
+    idx = np.array([2, 0], np.int32)
+    v, va = np.sin(x * 7).astype(f), np.sin(a * 3)
+    return {
+        "adagrad": (lambda v, a: T.apply_adagrad(v, a, f(0.1), g), v, x),
+        "proximal_adagrad": (lambda v, a: T.apply_proximal_adagrad(v, a, f(0.1), f(0.01), f(0.02), g), v, x),
+        "adadelta": (lambda v, a, u: T.apply_adadelta(v, a, u, f(1.0), f(0.9), f(1e-6), g), v, x,
+                     x[::-1].copy()),
+        "sparse_adagrad": (lambda v, acc: T.sparse_apply_adagrad(v, acc, f(0.1), gr, idx), va, a),
+        "sparse_adadelta": (lambda v, acc, u: T.sparse_apply_adadelta(v, acc, u, f(1.0), f(0.9), f(1e-6),
+                                                                      gr, idx), va, a, a[::-1].copy()),
+        "sparse_rms_prop": (lambda v, ms, mom: T.sparse_apply_rms_prop(v, ms, mom, f(0.01), f(0.9), f(0.5),
+                                                                       f(1e-6), gr, idx), va, a, np.cos(a)),
+        "sparse_centered_rms_prop": (
+            lambda v, mg, ms, mom: T.sparse_apply_centered_rms_prop(v, mg, ms, mom, f(0.01), f(0.9), f(0.5),
+                                                                    f(1e-6), gr, idx),
+            va, a * f(0.1), a, np.cos(a)),
+        "sparse_proximal_adagrad": (lambda v, acc: T.sparse_apply_proximal_adagrad(
+            v, acc, f(0.1), f(0.01), f(0.02), gr, idx), va, a),
+    }
+
+
+@pytest.mark.skipif(not _rsqrt_matches_recording(), reason="needs the recording CPU's rsqrtps")
+@pytest.mark.parametrize("name", sorted(RSQRT_WANT))
+def test_training_kernels_take_rsqrt_from_the_cpus_approximation(name):
+    # (grad * lr) * accum.rsqrt() and friends: packets use rsqrtps plus a Newton step, as TF
+    make, *vals = _rsqrt_programs()[name]
+    with tf.Graph().as_default():
+        vs = [tf.Variable(v) for v in vals]
+        op = make(*vs)
+        with tf.Session() as s:
+            s.run(tf.global_variables_initializer())
+            s.run(op)
+            assert [_hex(s.run(v)) for v in vs] == RSQRT_WANT[name]

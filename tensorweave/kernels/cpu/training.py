@@ -18,6 +18,7 @@ import numpy as np
 from ...framework import errors
 from ...ops import training_ops as _training_ops
 from ..registry import register_kernel
+from . import x86_approx
 from .eigen_math import PACKET, flush_denormals, pexp
 
 
@@ -150,6 +151,25 @@ def _has_duplicates(indices):
     return bool((s[1:] == s[:-1]).any())
 
 
+def _rsqrt(x, row=None):
+    """TF's `x.rsqrt()` inside an Eigen expression: for float32 the CPU's approximation plus a
+    Newton step on the 8-lane packets (x86_approx), the exact 1 / sqrt(x) on the tail. The
+    packets run along the flat tensor, or along each `row` elements (the sparse kernels evaluate
+    one expression per row)."""
+    x = np.asarray(x)
+    if x.dtype != np.float32 or not x.size or not x86_approx.available():
+        return np.divide(x.dtype.type(1), np.sqrt(x))
+    rows = x.reshape(-1, row or x.size)
+    cut = rows.shape[1] // x86_approx.LANES * x86_approx.LANES
+    if cut == rows.shape[1]:
+        return x86_approx.rsqrt(x)
+    out = np.empty(rows.shape, np.float32)
+    if cut:
+        out[:, :cut] = x86_approx.rsqrt(rows[:, :cut])
+    out[:, cut:] = np.float32(1) / np.sqrt(rows[:, cut:])
+    return out.reshape(x.shape)
+
+
 def _register(op_type, dense_fn=None, rows_fn=None, attr_fn=None):
     @register_kernel(op_type)
     def factory(op, ctx):
@@ -226,7 +246,7 @@ _register("SparseApplyMomentum", attr_fn=_momentum_fns)
 def _adagrad_fns(op):
     update_slots = op._get_attr("update_slots")
 
-    def update(values, scalars, grad, rsqrt=True):
+    def update(values, scalars, grad, rsqrt=True, row=None):
         var, accum = values
         lr, = scalars
         t = np.multiply(grad, grad, out=_tmp(accum))
@@ -234,16 +254,16 @@ def _adagrad_fns(op):
             np.add(accum, t, out=accum)
         # TF's order: (grad * lr) * rsqrt(accum) (dense, and sparse rows wider than one element);
         # (lr * grad) / sqrt(accum) (sparse, one element a row)
-        np.sqrt(accum, out=t)
         if rsqrt:
-            np.divide(lr.dtype.type(1), t, out=t)
-            np.multiply(t, np.multiply(grad, lr), out=t)
+            t = np.multiply(_rsqrt(accum, row), np.multiply(grad, lr), out=t)
         else:
+            np.sqrt(accum, out=t)
             np.divide(np.multiply(grad, lr), t, out=t)
         np.subtract(var, t, out=var)
 
     def rows(values, scalars, grad):
-        update(values, scalars, grad, rsqrt=values[0][0].size > 1)
+        row = values[0][0].size
+        update(values, scalars, grad, rsqrt=row > 1, row=row)
     return update, rows
 
 
@@ -323,9 +343,7 @@ def _rmsprop_rows(rows, scalars, grad):
     # mom = mom * momentum + rsqrt(ms + epsilon) * lr * grad; var -= mom
     np.multiply(ms, rho, out=ms)
     ms += np.square(grad) * (one - rho)
-    t = np.add(ms, epsilon)
-    np.sqrt(t, out=t)
-    np.divide(lr.dtype.type(1), t, out=t)     # rsqrt as a reciprocal, then (rsqrt * lr) * grad
+    t = _rsqrt(np.add(ms, epsilon), var[0].size)     # (rsqrt * lr) * grad
     np.multiply(t, lr, out=t)
     np.multiply(t, grad, out=t)
     np.multiply(mom, momentum, out=mom)
@@ -370,8 +388,7 @@ def _centered_rmsprop_rows(rows, scalars, grad):
     mg += grad * one_minus_rho
     t = np.add(ms, epsilon)
     t -= np.square(mg)
-    np.sqrt(t, out=t)
-    np.divide(lr.dtype.type(1), t, out=t)     # rsqrt as a reciprocal, then (rsqrt * lr) * grad
+    t = _rsqrt(t, var[0].size)                # (rsqrt * lr) * grad
     np.multiply(t, lr, out=t)
     np.multiply(t, grad, out=t)
     np.multiply(mom, momentum, out=mom)
@@ -424,7 +441,7 @@ _register("ApplyAdam", attr_fn=_adam_fns)
 
 # -- Adadelta -----------------------------------------------------------------------------------
 
-def _adadelta(values, scalars, grad):
+def _adadelta(values, scalars, grad, row=None):
     var, accum, accum_update = values
     lr, rho, epsilon = scalars
     one_minus_rho = lr.dtype.type(1) - rho
@@ -435,9 +452,7 @@ def _adadelta(values, scalars, grad):
     u = np.add(accum_update, epsilon, out=_tmp(accum_update))
     np.sqrt(u, out=u)
     np.add(accum, epsilon, out=t)
-    np.sqrt(t, out=t)
-    np.divide(lr.dtype.type(1), t, out=t)     # rsqrt as TF's: a reciprocal, then a product
-    np.multiply(u, t, out=u)
+    np.multiply(u, _rsqrt(t, row), out=u)
     np.multiply(u, grad, out=u)               # update = sqrt(accum_update + eps) * rsqrt(accum + eps) * grad
     np.multiply(u, lr, out=t)
     np.subtract(var, t, out=var)              # var -= update * lr
@@ -448,7 +463,7 @@ def _adadelta(values, scalars, grad):
 
 
 _register("ApplyAdadelta", _adadelta)
-_register("SparseApplyAdadelta", rows_fn=_adadelta)
+_register("SparseApplyAdadelta", rows_fn=lambda rows, scalars, grad: _adadelta(rows, scalars, grad, rows[0][0].size))
 
 
 
@@ -498,15 +513,13 @@ _register("ApplyProximalGradientDescent", _proximal_gd)
 _register("SparseApplyProximalGradientDescent", rows_fn=_proximal_gd_rows)
 
 
-def _proximal_adagrad(values, scalars, grad):
+def _proximal_adagrad(values, scalars, grad, row=None):
     var, accum = values
     lr, l1, l2 = scalars
     one = lr.dtype.type(1)
     accum += np.square(grad)
     # Every temporary has an `out` (a 0-d variable would otherwise make NumPy scalars).
-    rate = np.sqrt(accum, out=_tmp(accum))
-    np.divide(one, rate, out=rate)
-    np.multiply(rate, lr, out=rate)            # learning_rate = lr * rsqrt(accum)
+    rate = np.multiply(_rsqrt(accum, row), lr, out=_tmp(accum))   # learning_rate = lr * rsqrt(accum)
     prox = np.multiply(grad, rate, out=_tmp(accum))
     np.subtract(var, prox, out=prox)           # prox = var - grad * learning_rate
     denom = np.multiply(rate, l2, out=_tmp(accum))
@@ -519,7 +532,7 @@ def _proximal_adagrad(values, scalars, grad):
 def _proximal_adagrad_rows(rows, scalars, grad):
     var, accum = rows
     if var[0].size > 1:
-        return _proximal_adagrad(rows, scalars, grad)
+        return _proximal_adagrad(rows, scalars, grad, var[0].size)
     lr, l1, l2 = scalars
     accum += np.multiply(grad, grad)
     rate = np.divide(lr, np.sqrt(accum))        # learning_rate = lr / sqrt(a)
