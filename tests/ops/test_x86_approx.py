@@ -6,7 +6,9 @@ EPYC (Zen 4), with RCPPS/RSQRTPS, that CPU's raw approximations of the same inpu
 approximations differ between CPU vendors, so the bit-for-bit comparison with TF runs where this
 CPU's approximations equal the recorded ones; everywhere the results must be within 2 ulps of the
 exact values, follow the Newton formula from this CPU's approximations, and the scalar tail (the
-5 values after the last 8-lane packet) must be exact, as in TF on any CPU.
+5 values after the last 8-lane packet) must be exact, as in TF on any CPU. ERFC (recorded from TF
+2.21 on the same machine for ERFC_X, specials included) is Eigen's generic_fast_erfc, which calls
+the approximate reciprocal for |x| > 1.
 """
 
 import numpy as np
@@ -60,6 +62,25 @@ RSQRTPS = np.array([
     0x7f800000, 0x48809800, 0x37ba6000, 0x49163800, 0x5efd5800, 0x7f800000, 0x4361a800,
     0x7fc00000, 0x4376e000, 0x39dd8000, 0xffc00000, 0x46dfc800, 0x3ffff800, 0x3e54c000,
     0x47f4a000, 0x42684000, 0x37f57000, 0x49de7800, 0x3d3fb800, 0x412f5000], np.uint32)
+
+ERFC_X = np.array([
+    0x80000000, 0xbf893c0b, 0x41400000, 0xc03f1dd4, 0x116c2, 0xc09f8e68, 0xbf800000, 0xc06a49f3,
+    0x0, 0xbff8a903, 0x41180000, 0x3f800000, 0xc050a137, 0xc1300000, 0x41300000, 0x407f5c29,
+    0xff800000, 0xc1f00000, 0x3f6805c0, 0x7fc00000, 0x7f800000, 0x3f000000, 0xc02151a5,
+    0xffc00000, 0xda24260, 0x3e42a213, 0xc00b0cd6, 0x3f800000, 0x40745dfc, 0x41400000,
+    0xbf800000, 0x116c2, 0x408c2831, 0x7f800000, 0xc1f00000, 0xda24260, 0x3fd95818, 0x3f000000,
+    0xc1300000, 0xc01d8493, 0xc04d3846, 0x408dea77, 0xc032bf6c, 0xc001af13, 0xbe1458bb,
+    0x407f5c29, 0xffc00000, 0x41300000, 0xff800000, 0x0, 0xc03531cc, 0x80000000, 0xc000aacd,
+    0xc05d3764, 0x41180000, 0x3e151acf, 0x4009685d, 0x7fc00000], np.uint32)
+ERFC = np.array([
+    0x3f800000, 0x3fef6dea, 0x0, 0x3fffff36, 0x3f800000, 0x40000000, 0x3febdd9e, 0x3ffffffe,
+    0x3f800000, 0x3fff3b1f, 0x0, 0x3e21130c, 0x3fffffde, 0x40000000, 0x0, 0x328fc9ea,
+    0x40000000, 0x40000000, 0x3e4cba14, 0x7fc00000, 0x0, 0x3ef5810a, 0x3ffff410, 0xffc00000,
+    0x3f800000, 0x3f49bfc5, 0x3fffba77, 0x3e21130c, 0x338f44c0, 0x0, 0x3febdd9e, 0x3f800000,
+    0x30211b83, 0x0, 0x40000000, 0x3f800000, 0x3c85d1ad, 0x3ef5810a, 0x40000000, 0x3fffef9d,
+    0x3fffffd0, 0x2fc4232c, 0x3ffffd70, 0x3fff77a1, 0x3f94c748, 0x328fc9ea, 0xffc00000, 0x0,
+    0x40000000, 0x3f800000, 0x3ffffdf5, 0x3f800000, 0x3fff6da2, 0x3ffffff7, 0x0, 0x3f563bd5,
+    0x3b1cf45d, 0x7fc00000], np.uint32)
 
 x = X.view(np.float32)
 CUT = x.size // 8 * 8
@@ -125,3 +146,26 @@ def test_under_flush_to_zero_subnormals_read_as_zero():
         assert np.isinf(x86_approx.reciprocal(v)).all()
     finally:
         float_env.leave(saved)
+
+
+def _same_cpu_tables():
+    with np.errstate(all="ignore"):
+        raw = x86_approx._apply(x86_approx._load()["rcp"], x)
+    return np.array_equal(raw.view(np.uint32), RCPPS[:CUT])
+
+
+def test_erfc_float32():
+    v = ERFC_X.view(np.float32)
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.float32, [None])
+        y = tf.math.erfc(p)
+        with tf.Session() as sess:       # (recorded as two tensors: 25 values, then 33)
+            got = np.concatenate([sess.run(y, {p: v[:25]}), sess.run(y, {p: v[25:]})])
+    want = ERFC.view(np.float32)
+    if _same_cpu_tables():
+        assert got.view(np.uint32).tolist() == ERFC.tolist()
+    import math
+    exact = np.array([math.erfc(float(t)) for t in v], np.float64)
+    ok = np.isfinite(v)
+    assert np.allclose(got[ok], exact[ok], rtol=1e-6, atol=1e-7)
+    assert np.array_equal(np.isnan(got), np.isnan(want))

@@ -642,6 +642,52 @@ def erf(x):
 
 
 
+# -- erfc: Eigen's generic_fast_erfc<float> -------------------------------------------------------
+_ERFC_ALPHA = (5.61802298761904239654541015625e-04, -4.91381669417023658752441406250e-03,
+               2.67075151205062866210937500000e-02, -1.12800106406211853027343750000e-01,
+               3.76122951507568359375000000000e-01, -1.12837910652160644531250000000e+00)
+_ERFC_GAMMA = (1.0208116471767425537109375e-01, 4.2920666933059692382812500e-01,
+               3.2379078865051269531250000e-01, 5.3971976041793823242187500e-02)
+_ERFC_DELTA = (1.7251677811145782470703125e-02, 3.9137163758277893066406250e-01,
+               1.0000000000000000000000000e+00, 6.2173241376876831054687500e-01,
+               9.5662862062454223632812500e-02)
+
+
+def _horner(x, coeffs):
+    p = np.full(x.shape, _f(coeffs[0]), _f)
+    for c in coeffs[1:]:
+        p = p * x + _f(c)
+    return p
+
+
+def _erfc_float(x, exp_fn, reciprocal_fn):
+    """erfc(x) = 1 + x S(x^2) for |x| <= 1, else exp(-x^2) (1 - x2_lo) P(1/x^2) / (x Q(1/x^2))
+    (+ 2 for x < 0), x clamped to [-11, 11]; every step a float32 operation, unfused."""
+    x = np.clip(x, _f(-11), _f(11))
+    x2 = x * x
+    small = x * _horner(x2, _ERFC_ALPHA) + _f(1)
+    x2_lo = (x.astype(np.float64) * x - x2).astype(_f)     # x*x's rounding error, exactly
+    e = exp_fn(-x2)
+    z = e - e * x2_lo
+    q2 = reciprocal_fn(x2)
+    r = _horner(q2, _ERFC_GAMMA) / (x * _horner(q2, _ERFC_DELTA))
+    large = z * r + np.where(x < 0, _f(2), _f(0))
+    return np.where(_f(1) < x2, large, small)
+
+
+def erfc(x, reciprocal_packets):
+    """TF's float32 Erfc kernel: Eigen's generic_fast_erfc on the 8-lane packets (pexp, and the
+    CPU's approximate reciprocal with a Newton step, `reciprocal_packets`), the same formula with
+    glibc's expf and an exact reciprocal on the scalar tail. Denormals flushed in and out."""
+    def packets(v):
+        return _erfc_float(v, pexp, reciprocal_packets)
+
+    def tail(v):
+        return _erfc_float(v, glibc_expf, lambda t: _f(1) / t)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        return flush_denormals(packet_then_scalar(packets, tail, flush_denormals(x)))
+
+
 def _signbit_mask(x):
     return (x.view(np.uint32) >> np.uint32(31)).astype(bool)
 

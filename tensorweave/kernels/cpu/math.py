@@ -11,7 +11,7 @@ import numpy as np
 from ...framework import errors
 from ...framework.constant_op import constant_value
 from ..registry import register_kernel
-from . import eigen_math, libm, parallel, tf_order
+from . import eigen_math, libm, parallel, tf_order, x86_approx
 from .scatter_rows import rows_at
 
 def scipy_special(name, fallback=None):
@@ -1353,6 +1353,15 @@ def _erfc_kernel(op, ctx):
     # float64 as TF's Eigen kernel (eigen_math.erfc64); float32's uses the CPU's approximate rcp
     if ctx.xp is np and op._inputs[0]._dtype.base_dtype.as_numpy_dtype is np.float64:
         return eigen_math.erfc64
+    if ctx.xp is np and op._inputs[0]._dtype.base_dtype.as_numpy_dtype is np.float32 and \
+            x86_approx.available():
+        fast = _erfc_any(op, ctx)
+
+        def erfc32(x):
+            if 0 < np.size(x) <= _TF_ROUNDED_MAX:
+                return _on_scalars_too(lambda v: eigen_math.erfc(v, x86_approx.reciprocal_packets))(x)
+            return fast(x)
+        return erfc32
     return _erfc_any(op, ctx)
 _elementwise("Erfinv", _special("erfinv"))
 _elementwise("Ndtri", _special("ndtri"))

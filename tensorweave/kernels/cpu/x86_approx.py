@@ -24,7 +24,7 @@ import threading
 
 import numpy as np
 
-__all__ = ["available", "reciprocal", "rsqrt", "LANES"]
+__all__ = ["available", "reciprocal", "rsqrt", "reciprocal_packets", "LANES"]
 
 LANES = 8       # Eigen's Packet8f
 _f = np.float32
@@ -129,7 +129,9 @@ def _packets_and_tail(x, packet, scalar):
     return out.reshape(x.shape)
 
 
-def _rcp_packets(a):
+def reciprocal_packets(a):
+    """The packet path of reciprocal() on all of float32 `a` (its size a multiple of LANES), for
+    Eigen functions that call preciprocal inside (erfc)."""
     x0 = _apply(_load()["rcp"], a)
     t = _f(1) - a * x0
     r = x0 * t
@@ -148,7 +150,7 @@ def _rsqrt_packets(a):
 
 def reciprocal(x):
     """TF's float32 Reciprocal of x (see the module docstring); requires available()."""
-    return _packets_and_tail(x, _rcp_packets, lambda t: _f(1) / t)
+    return _packets_and_tail(x, reciprocal_packets, lambda t: _f(1) / t)
 
 
 def rsqrt(x):
