@@ -147,3 +147,17 @@ def test_reduce_prod_float32_packet_order():
     assert a.tobytes().hex() == "46cb9840"
     assert b.tobytes().hex() == "8de6a13f"
     assert c.tobytes().hex() == "33592c3f69ba0241f4e4ce3f6fdb853fb624cb3f"
+
+
+def test_cumulative_logsumexp_nan_and_inf_follow_tf_functor():
+    cases = {(1., np.nan, 2.): "0000803f0cb9d83fdf4a2340", (np.nan, 1.): "000080ff0000803f",
+             (np.inf, np.inf): "0000807f0000c0ff", (np.inf, -np.inf): "0000807f0000807f",
+             (-np.inf, -np.inf, 0.): "000080ff000080ff00000000"}
+    for v, want in cases.items():
+        assert _run(tf.math.cumulative_logsumexp(tf.constant(v, tf.float32))).tobytes().hex() == want
+    r = _run(tf.math.cumulative_logsumexp(tf.constant([-np.inf, np.inf, 1., np.nan], tf.float64)))
+    assert r.tobytes().hex() == "000000000000f0ff000000000000f07f000000000000f07f000000000000f8ff"
+    x = np.array([[1.5, -2., 3.25, 4.], [0.5, 7., -1., 2.]], np.float32)
+    r = _run(tf.math.cumulative_logsumexp(tf.constant(x), axis=1, exclusive=True, reverse=True))
+    np.testing.assert_allclose(r[0], [np.logaddexp.reduce(x[0, 1:]), np.logaddexp(3.25, 4.), 4., -np.inf],
+                               rtol=1e-6)

@@ -102,6 +102,14 @@ def _bad(msg):
     return errors.InvalidArgumentError(None, None, msg)
 
 
+def _logsumexp_step(a, b):
+    """TF's LogSumExp functor (scan_ops.h): log1p(exp(min - max)) + max with std::min/max, so a
+    NaN b leaves the sum as it was (-inf + NaN is -inf), and max below lowest gives max."""
+    lo = np.where(b < a, b, a)
+    hi = np.where(a < b, b, a)
+    return np.where(hi < np.finfo(np.float64).min, hi, np.log1p(np.exp(lo - hi)) + hi)
+
+
 @register_kernel("CumulativeLogsumexp")
 def _cumulative_logsumexp(op, ctx):
     exclusive, reverse = op._get_attr("exclusive"), op._get_attr("reverse")
@@ -116,18 +124,21 @@ def _cumulative_logsumexp(op, ctx):
         a += n if a < 0 else 0   # TF reports the axis after adding the rank to a negative one
         if not 0 <= a < n:
             raise _bad(f"ScanOp: Expected scan axis in the range [{-n}, {n}), but got {a}")
-        w = x.astype(np.float64)
+        w = np.moveaxis(x.astype(np.float64), a, 0)
         if reverse:
-            w = np.flip(w, a)
+            w = w[::-1]
+        out = np.empty_like(w)
+        acc = np.full(w.shape[1:], -np.inf)
         with np.errstate(all="ignore"):
-            out = np.logaddexp.accumulate(w, axis=a) if w.shape[a] else w.copy()
-        if exclusive:
-            out = np.roll(out, 1, axis=a)
-            sl = [slice(None)] * n
-            sl[a] = slice(0, 1)
-            out[tuple(sl)] = -np.inf
+            for i in range(w.shape[0]):
+                if exclusive:
+                    out[i] = acc
+                acc = _logsumexp_step(acc, w[i])
+                if not exclusive:
+                    out[i] = acc
         if reverse:
-            out = np.flip(out, a)
+            out = out[::-1]
+        out = np.moveaxis(out, 0, a)
         return np.ascontiguousarray(out).astype(dt)
     return cumulative_logsumexp
 
