@@ -194,3 +194,24 @@ def test_training_kernels_take_rsqrt_from_the_cpus_approximation(name):
             s.run(tf.global_variables_initializer())
             s.run(op)
             assert [_hex(s.run(v)) for v in vs] == RSQRT_WANT[name]
+
+
+def _make_v1():
+    return tf.get_variable("v1", [2, 3])
+
+
+def test_variable_exists_error_lists_the_creating_frames_innermost_first():
+    with tf.Graph().as_default():
+        _make_v1()
+        try:
+            _make_v1()
+        except ValueError as e:
+            msg = str(e)
+    head = ("Variable v1 already exists, disallowed. Did you mean to set reuse=True or "
+            "reuse=tf.AUTO_REUSE in VarScope? Originally defined at:\n\n")
+    assert msg.startswith(head)
+    frames = msg[len(head):].splitlines()
+    # (TF: '  File ".../p14.py", line 7, in make' then the caller's frame, no source lines)
+    assert frames[0].endswith(", in _make_v1") and frames[1].endswith(
+        ", in test_variable_exists_error_lists_the_creating_frames_innermost_first")
+    assert all(f.startswith('  File "') for f in frames) and len(frames) <= 5

@@ -13,7 +13,7 @@ import inspect
 
 from ..framework import dtypes as _dtypes
 from ..framework.constant_op import convert_to_tensor
-from ..framework.graph import GraphKeys, _graph_from_values, get_default_graph, name_scope
+from ..framework.graph import GraphKeys, _graph_from_values, get_default_graph
 from ..framework.tensor_shape import as_shape
 from . import init_ops
 from .variables import Variable, VariableAggregation, VariableSynchronization
@@ -319,10 +319,12 @@ class _VarStore:
         found = self._store.vars.get(name)
         if found is not None:
             if reuse is False:
-                fn, line = found.op._traceback
+                # TF lists the creating stack innermost first, five user frames at most
+                frames = "".join(f'  File "{fn}", line {ln}, in {fname}\n'
+                                 for fn, ln, fname in found.op._stack[::-1][:5])
                 raise ValueError(f"Variable {name} already exists, disallowed. Did you mean to set "
                                  f"reuse=True or reuse=tf.AUTO_REUSE in VarScope? Originally defined "
-                                 f"at:\n\n  File \"{fn}\", line {line}\n")
+                                 f"at:\n\n{frames}")
             if shape is not None and not shape.is_compatible_with(found.get_shape()):
                 raise ValueError(f"Trying to share variable {name}, but specified shape {shape} and "
                                  f"found shape {found.get_shape()}.")
