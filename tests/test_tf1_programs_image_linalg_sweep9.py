@@ -139,3 +139,188 @@ def test_nms_thresholds_are_float32_tensors_checked_as_tf_op_builder_does():
                                             r"float64 that does not match type float32 of argument "
                                             r"'iou_threshold'\.$"):
             tf.image.non_max_suppression(b32, s32, 3, 0.5, tf.constant(0.1, tf.float64))
+
+
+def test_svd_of_a_complex_matrix_gives_real_singular_values_through_real_and_eigh_complex_eigenvalues():
+    a = np.array([[1 + 2j, 0.5j], [2, -1 + 1j]], np.complex64)
+    g = tf.Graph()
+    with g.as_default():
+        s, u, v = tf.linalg.svd(a)
+        e, w = tf.linalg.eigh(a + a.conj().T)
+        assert (s.name, s.dtype, u.dtype) == ("Real:0", tf.float32, tf.complex64)
+        assert tf.linalg.svd(a, compute_uv=False).name == "Real_1:0"
+        assert (e.dtype, w.dtype) == (tf.complex64, tf.complex64)
+        assert tf.linalg.eigvalsh(a).dtype == tf.complex64
+        assert tf.linalg.svd(a.real)[0].name == "Svd_2:0"
+        sv, ev = run([s, e])
+    np.testing.assert_allclose(sv, np.linalg.svd(a, compute_uv=False), rtol=1e-5)
+    assert sv.dtype == np.float32 and ev.dtype == np.complex64 and not ev.imag.any()
+    np.testing.assert_allclose(ev.real, np.linalg.eigvalsh(a + a.conj().T), rtol=1e-5, atol=1e-6)
+
+
+def _type_error(build):
+    with tf.Graph().as_default():
+        with pytest.raises(TypeError) as e:
+            build()
+    return str(e.value)
+
+
+def test_op_type_lists_in_tfs_words_and_order():
+    z = lambda dt, s=(2, 2): tf.zeros(s, dt)  # noqa: E731
+    msg = "Value passed to parameter '{}' has DataType {} not in list of allowed values: {}"
+    cases = [
+        (lambda: tf.linalg.det(z(tf.int32)), msg.format("input", "int32", "float16, float32, float64, complex64, complex128")),
+        (lambda: tf.linalg.slogdet(z(tf.int32)), msg.format("input", "int32", "float16, float32, float64, complex64, complex128")),
+        (lambda: tf.linalg.inv(z(tf.int32)), msg.format("input", "int32", "float64, float32, float16, complex64, complex128")),
+        (lambda: tf.linalg.triangular_solve(z(tf.int32), z(tf.int32)),
+         msg.format("matrix", "int32", "bfloat16, float64, float32, float16, complex64, complex128")),
+        (lambda: tf.linalg.cholesky_solve(z(tf.int32), z(tf.int32)),
+         msg.format("matrix", "int32", "bfloat16, float64, float32, float16, complex64, complex128")),
+        (lambda: tf.linalg.tridiagonal_solve(z(tf.int32, (3, 2)), z(tf.int32, (2, 1))),
+         msg.format("diagonals", "int32", "float64, float32, complex64, complex128")),
+        (lambda: tf.linalg.expm(z(tf.bool)),
+         msg.format("x", "bool", "bfloat16, float16, float32, float64, int8, int16, int32, int64")),
+        (lambda: tf.image.rgb_to_hsv(z(tf.int32, (2, 2, 3))), msg.format("images", "int32", "float16, bfloat16, float32, float64")),
+        (lambda: tf.image.hsv_to_rgb(z(tf.int32, (2, 2, 3))), msg.format("images", "int32", "float16, bfloat16, float32, float64")),
+        (lambda: tf.image.draw_bounding_boxes(z(tf.int32, (1, 2, 2, 3)), tf.zeros((1, 1, 4))),
+         msg.format("images", "int32", "float32, float16")),
+        (lambda: tf.image.resize_bilinear(z(tf.bool, (1, 2, 2, 1)), [3, 3]),
+         msg.format("images", "bool", "int8, uint8, int16, uint16, int32, int64, bfloat16, float16, float32, float64, bfloat16")),
+        (lambda: tf.image.resize_nearest_neighbor(z(tf.complex64, (1, 2, 2, 1)), [3, 3]),
+         msg.format("images", "complex64", "int8, uint8, int16, uint16, int32, int64, float16, float32, float64, bfloat16")),
+        (lambda: tf.image.resize_area(z(tf.string, (1, 2, 2, 1)), [3, 3]),
+         msg.format("images", "string", "int8, uint8, int16, uint16, int32, int64, float16, float32, float64, bfloat16")),
+        (lambda: tf.image.resize(z(tf.bool, (1, 2, 2, 1)), [3, 3], method="nearest"),
+         msg.format("images", "bool", "int8, uint8, int16, uint16, int32, int64, float16, float32, float64, bfloat16")),
+        (lambda: tf.image.crop_and_resize(z(tf.bool, (1, 2, 2, 1)), tf.zeros((1, 4)), [0], [2, 2]),
+         msg.format("image", "bool", "uint8, uint16, int8, int16, int32, int64, float16, float32, float64")),
+        (lambda: tf.image.extract_image_patches(z(tf.string, (1, 2, 2, 1)), [1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1], "SAME"),
+         msg.format("images", "string", "bfloat16, float16, float32, float64, int8, int16, int32, int64, uint8, "
+                                        "uint16, uint32, uint64, complex64, complex128, bool")),
+        (lambda: tf.image.non_max_suppression(z(tf.float64, (2, 4)), z(tf.float64, (2,)), 1),
+         msg.format("boxes", "float64", "float16, float32")),
+        (lambda: tf.linalg.diag(z(tf.string)),
+         "Expected string passed to parameter 'padding_value' of op 'MatrixDiagV3', got 0 of type 'int' instead. "
+         "Error: Expected string, but got 0 of type 'int'."),
+        (lambda: tf.linalg.diag_part(z(tf.string)),
+         "Expected string passed to parameter 'padding_value' of op 'MatrixDiagPartV3', got 0 of type 'int' instead. "
+         "Error: Expected string, but got 0 of type 'int'."),
+    ]
+    for build, expected in cases:
+        assert _type_error(build) == expected
+    with tf.Graph().as_default():
+        # NumPy float64 boxes become float32 (the op's default T), as TF's op builder does
+        b = np.array([[0, 0, 1, 1], [0, 0, 1, 0.9], [5, 5, 6, 6]])
+        t = tf.image.non_max_suppression(b, np.array([0.9, 0.8, 0.7]), 3)
+        assert t.op.get_attr("T") == tf.float32 and run(t).tolist() == [0, 2]
+        for dt in (tf.bool, tf.complex64, tf.string):
+            with pytest.raises(AttributeError, match="^image dtype must be either floating point or integer$"):
+                tf.image.adjust_contrast(z(dt, (1, 2, 2, 3)), 2.0)
+        with pytest.raises(ValueError, match=r"^tf.linalg.expm does not support matrices of type <dtype: 'int32'>$"):
+            tf.linalg.expm(z(tf.int32))
+
+
+def test_extract_image_patches_errors_as_tf():
+    img = np.zeros((2, 6, 7, 3), np.float32)
+    one = [1, 1, 1, 1]
+    p = tf.image.extract_image_patches
+    with tf.Graph().as_default():
+        for args, cls, text in [
+                (([1, 2, 2], one, one), ValueError,
+                 "Attr 'ksizes' of 'ExtractImagePatches' Op passed list of length 3 less than minimum 4."),
+                (([1, 2, 2, 1], [1, 1, 1], one), ValueError,
+                 "Attr 'strides' of 'ExtractImagePatches' Op passed list of length 3 less than minimum 4."),
+                ((2, one, one), TypeError, "Expected list for 'ksizes' argument to 'extract_image_patches' Op, not 2."),
+                (([1, 2, 2, 1, 1], one, one), ValueError,
+                 "ExtractImagePatches requires the ksizes attribute to contain 4 values, but got: 5 for"),
+                (([1, 2, 2, 1], [1, 1, 1, 1, 1], one), ValueError,
+                 "ExtractImagePatches requires the stride attribute to contain 4 values, but got: 5 for"),
+                (([1, 2, 2, 1], [1, 0, 1, 1], one), ValueError, "Stride must be > 0, but got 0 for"),
+                (([1, 9, 2, 1], one, one), ValueError, "Computed output size would be negative: -2 [input_size: 6, "
+                                                       "effective_filter_size: 9, stride: 1] for"),
+                (([1, -1, 2, 1], one, one), ValueError,
+                 "Negative dimension size caused by overflow when multiplying 3 and -2 for")]:
+            with pytest.raises(cls) as e:
+                p(img, *args, "VALID")
+            assert str(e.value).startswith(text)
+        # accepted at build time; the kernel's errors
+        for args, cls, text in [(([2, 2, 2, 1], one, one), tf.errors.UnimplementedError, "Only support ksizes across space."),
+                                (([1, 2, 2, 1], [1, 1, 1, 2], one), tf.errors.UnimplementedError,
+                                 "Only support strides across space."),
+                                (([1, 2, 2, 1], one, [1, 0, 1, 1]), tf.errors.OutOfRangeError, "rates is out of range."),
+                                (([1, 2, 0, 1], one, one), tf.errors.OutOfRangeError, "ksizes is out of range.")]:
+            t = p(img, *args, "SAME")
+            with tf.Session() as s, pytest.raises(cls, match=text):
+                s.run(t)
+        assert p(img, [1, 2, 0, 1], one, one, "SAME").shape.as_list() == [2, 6, 7, 0]
+        unknown = tf.placeholder_with_default(img, [None] * 4)
+        t = p(unknown, [1, 9, 2, 1], one, one, "VALID")
+        assert t.shape.ndims == 4 and t.shape.as_list() == [None] * 4
+        assert "Computed output size would be negative: -2 [input_size: 6" in run_error(t)
+        assert p(unknown, [1, 0, 2, 1], one, one, "VALID").shape.as_list() == [None, None, None, 0]
+        with tf.Session() as s, pytest.raises(tf.errors.OutOfRangeError, match="strides is out of range."):
+            s.run(p(unknown, [1, 2, 2, 1], [1, 0, 1, 1], one, "VALID"))
+        # rows and columns are unknown unless both are known
+        half = tf.placeholder_with_default(img, [2, None, 7, 3])
+        assert p(half, [1, 2, 2, 1], one, one, "VALID").shape.as_list() == [2, None, None, 12]
+
+
+def test_crop_and_resize_and_draw_bounding_boxes_shape_checks_and_kernel_errors_as_tf():
+    img = np.zeros((2, 6, 7, 3), np.float32)
+    cb = np.array([[0, 0, 1, 1], [0.2, 0.1, 0.7, 0.9], [0.5, 0.5, 0.5, 0.5], [1.1, -0.2, 0.3, 0.4]], np.float32)
+    car = tf.image.crop_and_resize
+    with tf.Graph().as_default():
+        for args, text in [((cb[:, :3], [0, 1, 1, 0], [3, 3]), "Dimension must be 4 but is 3 for"),
+                           ((cb, [0, 1, 1], [3, 3]), "Dimensions must be equal, but are 4 and 3 for"),
+                           ((cb, [0, 1, 1, 0], [3, 3, 3]), "Dimension must be 2 but is 3 for"),
+                           ((cb[0], [0, 1, 1, 0], [3, 3]), "Shape must be rank 2 but is rank 1 for")]:
+            with pytest.raises(ValueError) as e:
+                car(img, *args)
+            assert str(e.value).startswith(text)
+        with pytest.raises(ValueError, match=r"^Attr 'method' of 'CropAndResize' Op passed string 'bicubic' not "
+                                             r"in: \"bilinear\", \"nearest\"\.$"):
+            car(img, cb, [0, 1, 1, 0], [3, 3], method="bicubic")
+        t = car(img, cb, [0, 1, 2, 0], [3, 3])
+        with tf.Session() as s, pytest.raises(tf.errors.OutOfRangeError,
+                                              match=r"box_index has values outside \[0, batch_size\)"):
+            s.run(t)
+        assert "boxes must have 4 columns" in run_error(
+            car(img, tf.placeholder_with_default(cb[:, :3], [None, None]), [0, 1, 1, 0], [3, 3]))
+        t = car(img, cb, [0, 1, 1, 0], tf.constant([3, -1]))
+        assert t.shape.as_list() == [4, 3, None, 3]
+        assert car(img, cb, tf.placeholder_with_default([0, 1, 1, 0], [None]), [3, 3]).shape.as_list() == [4, 3, 3, 3]
+
+        boxes = np.zeros((2, 1, 4), np.float32)
+        draw = tf.image.draw_bounding_boxes
+        for args, text in [((img[0], boxes), "Shape must be rank 4 but is rank 3 for '{{node DrawBoundingBoxes"),
+                           ((img, np.zeros((2, 1, 3), np.float32)), "Dimension must be 4 but is 3 for"),
+                           ((img, np.zeros((2, 4), np.float32)), "Shape must be rank 3 but is rank 2 for")]:
+            with pytest.raises(ValueError) as e:
+                draw(*args)
+            assert str(e.value).startswith(text)
+        assert "The batch sizes should be the same" in run_error(draw(img, np.zeros((3, 1, 4), np.float32)))
+        msg = run_error(draw(tf.placeholder_with_default(img[..., :2], [None] * 4), boxes))
+        assert "Channel depth should be either 1 (GRY), 3 (RGB), or 4 (RGBA)\n" in msg + "\n"
+
+
+def test_grayscale_to_rgb_builds_tfs_graph_and_checks():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.constant(np.arange(6, dtype=np.float32).reshape(1, 2, 3, 1))
+        t = tf.image.grayscale_to_rgb(x)
+        assert _names(g) == ["Const", "grayscale_to_rgb/control_dependency", "grayscale_to_rgb/Rank",
+                             "grayscale_to_rgb/sub/y", "grayscale_to_rgb/sub", "grayscale_to_rgb/ExpandDims/dim",
+                             "grayscale_to_rgb/ExpandDims", "grayscale_to_rgb/ones/Const", "grayscale_to_rgb/ones",
+                             "grayscale_to_rgb/ExpandDims_1/input", "grayscale_to_rgb/ExpandDims_1/dim",
+                             "grayscale_to_rgb/ExpandDims_1", "grayscale_to_rgb/concat/axis",
+                             "grayscale_to_rgb/concat", "grayscale_to_rgb"]
+        assert t.shape.as_list() == [1, 2, 3, 3]
+        np.testing.assert_array_equal(run(t), np.repeat(run(x), 3, axis=-1))
+        with pytest.raises(ValueError, match=r"^Last dimension of a grayscale image should be size 1\.$"):
+            tf.image.grayscale_to_rgb(tf.zeros((2, 2, 3)))
+        with pytest.raises(ValueError, match=r"^A grayscale image \(shape \(1,\)\) must be at least two-dimensional\.$"):
+            tf.image.grayscale_to_rgb(tf.zeros((1,)))
+        u = tf.image.grayscale_to_rgb(tf.placeholder_with_default(np.zeros((2, 2, 1), np.float32), None))
+        assert u.shape.ndims is None and run(u).shape == (2, 2, 3)
+        bad = tf.image.grayscale_to_rgb(tf.placeholder_with_default(np.zeros((2, 2, 2), np.float32), [None] * 3))
+        assert "Last dimension of a grayscale image should be size 1." in run_error(bad)

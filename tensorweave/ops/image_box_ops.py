@@ -5,11 +5,13 @@ image and box gradients) and extract_image_patches (also `tf.extract_image_patch
     >>> keep = tf.image.non_max_suppression(boxes, scores, max_output_size=10)
 """
 
+import numpy as np
+
 from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import constant_value, convert_to_tensor
 from ..framework.graph import Tensor, name_scope
-from ..framework.op_util import apply_op, check_allowed, matching_input
+from ..framework.op_util import apply_op, check_allowed, make_int, matching_input
 from ..framework.tensor_shape import TensorShape
 
 __all__ = ["non_max_suppression", "non_max_suppression_v2", "non_max_suppression_with_scores",
@@ -43,7 +45,12 @@ for _t in ("NonMaxSuppression", "NonMaxSuppressionV2", "NonMaxSuppressionV3", "N
 
 def _nms_inputs(boxes, scores, max_output_size):
     """The op's own inputs, converted (inside its name scope, as TF's op wrapper does)."""
+    # The op's T defaults to float: TF's op builder converts NumPy boxes of a dtype the op does not
+    # take (float64, say) to float32.
+    if isinstance(boxes, (np.ndarray, np.generic)) and boxes.dtype not in (np.float16, np.float32):
+        boxes = convert_to_tensor(boxes, name="boxes", dtype=_dtypes.float32)
     boxes = convert_to_tensor(boxes, name="boxes")
+    check_allowed("boxes", boxes.dtype, ["float16", "float32"])
     scores = convert_to_tensor(scores, name="scores", dtype=boxes.dtype.base_dtype)
     max_out = convert_to_tensor(max_output_size, name="max_output_size", dtype=_dtypes.int32)
     return [boxes, scores, max_out]
@@ -131,16 +138,27 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
 # -- crop_and_resize ------------------------------------------------------------------------------
 
 def _crop_shape(op):
-    img, boxes = op._inputs[0]._shape, op._inputs[1]._shape
-    if img.ndims is not None and img.ndims != 4:
-        raise ValueError(f"Shape must be rank 4 but is rank {img.ndims}")
-    if boxes.ndims is not None and boxes.ndims != 2:
-        raise ValueError(f"Shape must be rank 2 but is rank {boxes.ndims}")
+    """TF's CropAndResize shape function (boxes [n, 4], box_ind [n], crop_size [2]; a -1 in a
+    constant crop_size is an unknown dim)."""
+    img, boxes, ind, size = (t._shape for t in op._inputs)
+    for sh, n in ((img, 4), (boxes, 2), (ind, 1)):
+        if sh.ndims is not None and sh.ndims != n:
+            raise ValueError(f"Shape must be rank {n} but is rank {sh.ndims}")
+    nb = boxes.dims[0].value if boxes.ndims == 2 else None
+    ni = ind.dims[0].value if ind.ndims == 1 else None
+    if nb is not None and ni is not None and nb != ni:
+        raise ValueError(f"Dimensions must be equal, but are {nb} and {ni}")
+    if boxes.ndims == 2 and boxes.dims[1].value not in (None, 4):
+        raise ValueError(f"Dimension must be 4 but is {boxes.dims[1].value}")
+    if size.ndims is not None and size.ndims != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {size.ndims}")
+    if size.ndims == 1 and size.dims[0].value not in (None, 2):
+        raise ValueError(f"Dimension must be 2 but is {size.dims[0].value}")
     v = constant_value(op._inputs[3])
     hw = [int(x) for x in v.reshape(-1)] if v is not None else [None, None]
-    n = boxes.dims[0].value if boxes.ndims == 2 else None
+    hw = [None if d == -1 else d for d in hw]
     depth = img.dims[3].value if img.ndims == 4 else None
-    return [TensorShape([n, hw[0], hw[1], depth])]
+    return [TensorShape([nb if nb is not None else ni, hw[0], hw[1], depth])]
 
 
 def _grad_image_shape(op):
@@ -162,13 +180,16 @@ def crop_and_resize(image, boxes, box_ind=None, crop_size=None, method="bilinear
     if box_ind is None:
         box_ind = box_indices
     if method not in ("bilinear", "nearest"):
-        raise ValueError(f"method must be 'bilinear' or 'nearest', got {method!r}")
+        raise ValueError(f"Attr 'method' of 'CropAndResize' Op passed string '{method}' not in: \"bilinear\", "
+                         f"\"nearest\".")
     # TF's op wrapper converts its inputs inside the op's name scope ("CropAndResize/boxes")
     with name_scope(name, "CropAndResize", [image, boxes, box_ind, crop_size]) as scope:
         image = convert_to_tensor(image, name="image")
         boxes = convert_to_tensor(boxes, name="boxes", dtype=_dtypes.float32)
         box_ind = convert_to_tensor(box_ind, name="box_ind", dtype=_dtypes.int32)
         crop_size = convert_to_tensor(crop_size, name="crop_size", dtype=_dtypes.int32)
+    check_allowed("image", image.dtype, ["uint8", "uint16", "int8", "int16", "int32", "int64", "float16",
+                                         "float32", "float64"])
     return apply_op("CropAndResize", [image, boxes, box_ind, crop_size], [_dtypes.float32], scope,
                     attrs={"T": image.dtype.base_dtype, "method": method,
                            "extrapolation_value": float(extrapolation_value)})
@@ -194,19 +215,33 @@ def _crop_and_resize_grad(op, grad):
 
 # -- extract_image_patches --------------------------------------------------------------------------
 
+_PATCH_TYPES = ["bfloat16", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                "uint32", "uint64", "complex64", "complex128", "bool"]
+
+
 def _patches_shape(op):
-    from ..kernels.cpu.image_box import patch_geometry
+    """TF's ExtractImagePatches shape function: rows and columns unknown unless both are known."""
+    from ..kernels.cpu.image_box import windowed_output_size
     s = op._inputs[0]._shape
     if s.ndims is not None and s.ndims != 4:
         raise ValueError(f"Shape must be rank 4 but is rank {s.ndims}")
-    if s.ndims is None:
-        return [TensorShape([None] * 4)]
-    b, h, w, c = s.as_list()
     k, st, r = op._get_attr("ksizes"), op._get_attr("strides"), op._get_attr("rates")
+    for what, v in (("ksizes", k), ("stride", st), ("rates", r)):
+        if len(v) != 4:
+            raise ValueError(f"ExtractImagePatches requires the {what} attribute to contain 4 values, but got: "
+                             f"{len(v)}")
+    b, h, w, c = s.as_list() if s.ndims is not None else [None] * 4
+    kk = k[1] * k[2]
+    if kk < 0 and c is not None:
+        raise ValueError(f"Negative dimension size caused by overflow when multiplying {c} and {kk}")
+    depth = 0 if kk == 0 else (None if c is None else c * kk)
+    if h is None or w is None:
+        return [TensorShape([b, None, None, depth])]
     pad = op._get_attr("padding")
-    oh = None if h is None else patch_geometry(h, k[1], st[1], r[1], pad)[0]
-    ow = None if w is None else patch_geometry(w, k[2], st[2], r[2], pad)[0]
-    return [TensorShape([b, oh, ow, None if c is None else k[1] * k[2] * c])]
+    pad = pad.decode() if isinstance(pad, bytes) else pad
+    out = [windowed_output_size(n, k[i] + (k[i] - 1) * (r[i] - 1), st[i], pad)
+           for i, n in ((1, h), (2, w))]
+    return [TensorShape([b, out[0], out[1], depth])]
 
 
 registry.register_op("ExtractImagePatches", shape_fn=_patches_shape)
@@ -228,18 +263,25 @@ def extract_image_patches(images, ksizes=None, strides=None, rates=None, padding
     convolving with a ksizes window at `strides`, dilated by `rates`, "VALID" or "SAME"."""
     if ksizes is None:
         ksizes = sizes
+    lists = []
     for nm, v in (("ksizes", ksizes), ("strides", strides), ("rates", rates)):
-        if v is None or len(v) != 4 or v[0] != 1 or v[3] != 1:
-            raise ValueError(f"{nm} must be a list of 4 ints [1, r, c, 1]")
+        if not isinstance(v, (list, tuple)):
+            raise TypeError(f"Expected list for '{nm}' argument to 'extract_image_patches' Op, not {v!r}.")
+        lists.append([make_int(x, nm) for x in v])
     if padding not in ("VALID", "SAME"):
         raise ValueError(f"Attr 'padding' of 'ExtractImagePatches' Op passed string '{padding}' not in: "
                          f"\"SAME\", \"VALID\".")
+    for nm, v in zip(("ksizes", "strides", "rates"), lists):
+        if len(v) < 4:   # the op's `list(int) >= 4` attrs; more than 4 is the shape function's error
+            raise ValueError(f"Attr '{nm}' of 'ExtractImagePatches' Op passed list of length {len(v)} less "
+                             f"than minimum 4.")
+    ksizes, strides, rates = lists
     if not isinstance(images, Tensor):
         # TF converts a non-tensor input inside the op's name scope ("ExtractImagePatches/images")
         with name_scope(name, "ExtractImagePatches", [images]) as scope:
             return extract_image_patches(convert_to_tensor(images, name="images"), ksizes, strides, rates,
                                          padding, name=scope)
+    check_allowed("images", images.dtype, _PATCH_TYPES)
     return apply_op("ExtractImagePatches", [images], [images.dtype.base_dtype], name or "ExtractImagePatches",
-                    attrs={"T": images.dtype.base_dtype, "ksizes": [int(v) for v in ksizes],
-                           "strides": [int(v) for v in strides], "rates": [int(v) for v in rates],
+                    attrs={"T": images.dtype.base_dtype, "ksizes": ksizes, "strides": strides, "rates": rates,
                            "padding": padding})

@@ -55,7 +55,7 @@ def _float_images(images, ops_name):
     t = images.dtype.base_dtype
     if t not in _FLOATS:
         raise TypeError(f"Value passed to parameter 'images' has DataType {t.name} not in list of allowed "
-                        f"values: half, bfloat16, float32, float64")
+                        f"values: float16, bfloat16, float32, float64")
     return images
 
 

@@ -15,7 +15,7 @@ from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import constant_value, convert_to_tensor
 from ..framework.graph import Tensor, name_scope
-from ..framework.op_util import apply_op, make_bool
+from ..framework.op_util import apply_op, check_allowed, make_bool
 from ..framework.tensor_shape import TensorShape
 
 __all__ = ["ResizeMethod", "resize_images", "resize", "resize_bilinear", "resize_nearest_neighbor",
@@ -123,6 +123,13 @@ def _size_tensor(size):
     return size
 
 
+# The resize ops' type lists as TF's op builder prints them (ResizeBilinear's names bfloat16 twice).
+_RESIZE_TYPES = {False: ["int8", "uint8", "int16", "uint16", "int32", "int64", "float16", "float32", "float64",
+                         "bfloat16"],
+                 True: ["int8", "uint8", "int16", "uint16", "int32", "int64", "bfloat16", "float16", "float32",
+                        "float64", "bfloat16"]}
+
+
 def _resize_op(op_type, images, size, align_corners, half_pixel_centers, name):
     align_corners = make_bool(align_corners, "align_corners")
     half_pixel_centers = make_bool(half_pixel_centers, "half_pixel_centers")
@@ -134,6 +141,7 @@ def _resize_op(op_type, images, size, align_corners, half_pixel_centers, name):
             return _resize_op(op_type, images, size, align_corners, half_pixel_centers, scope)
     images = convert_to_tensor(images, name="images")
     size = _size_tensor(size)
+    check_allowed("images", images.dtype, _RESIZE_TYPES[op_type == "ResizeBilinear"])
     t = images.dtype.base_dtype
     out = t if op_type == "ResizeNearestNeighbor" else _dtypes.float32
     attrs = {"T": t, "align_corners": bool(align_corners)}
@@ -400,6 +408,8 @@ def convert_image_dtype(image, dtype, saturate=False, name=None):
     src = image.dtype.base_dtype
     if not dtype.is_floating and not dtype.is_integer:
         raise AttributeError("dtype must be either floating point or integer")
+    if not src.is_floating and not src.is_integer:
+        raise AttributeError("image dtype must be either floating point or integer")
     if src == dtype:
         return array_ops.identity(image, name=name)
     with name_scope(name, "convert_image", [image]) as scope:
@@ -503,17 +513,36 @@ def rgb_to_grayscale(images, name=None):
         return convert_image_dtype(gray, orig, name=scope)
 
 
+def _check_grayscale(image):
+    """TF's _CheckGrayscaleImage(require_static=False): static errors when the shape is fully
+    known, else two run-time asserts."""
+    from . import check_ops
+    shape = image.shape
+    try:
+        s = shape.with_rank(2) if shape.ndims is None else shape.with_rank_at_least(2)
+    except ValueError:
+        raise ValueError(f"A grayscale image (shape {shape}) must be at least two-dimensional.") from None
+    if s.is_fully_defined():
+        if s.dims[-1].value != 1:
+            raise ValueError("Last dimension of a grayscale image should be size 1.")
+        return []
+    array_ops = _array()
+    return [check_ops.assert_equal(array_ops.shape(image)[-1], 1,
+                                   message="Last dimension of a grayscale image should be size 1."),
+            check_ops.assert_greater_equal(array_ops.rank(image), 2,
+                                           message="A grayscale image must be at least two-dimensional.")]
+
+
 def grayscale_to_rgb(images, name=None):
-    """Repeats the single channel three times."""
+    """Repeats the single channel three times (TF's graph: a Tile by [1, ..., 1, 3] built from
+    the rank, after the grayscale checks)."""
+    from .control_flow_ops import with_dependencies
     array_ops = _array()
     with name_scope(name, "grayscale_to_rgb", [images]) as scope:
         images = convert_to_tensor(images, name="images")
-        shape = images.shape
-        if shape.ndims is not None and (shape.ndims < 2 or shape.dims[-1].value not in (None, 1)):
-            raise ValueError(f"Dimension must be 1 but is {shape.dims[-1].value}" if shape.ndims and
-                             shape.ndims >= 2 else "Shape must be at least rank 2")
-        if shape.ndims is None:
-            raise ValueError("grayscale_to_rgb needs images of known rank")
-        multiples = [1] * (shape.ndims - 1) + [3]
-        return array_ops.tile(images, multiples, name=scope)
-
+        images = with_dependencies(_check_grayscale(images), images)
+        rank_1 = array_ops.expand_dims(array_ops.rank(images) - 1, 0)
+        multiples = array_ops.concat([array_ops.ones(rank_1, dtype=_dtypes.int32), array_ops.expand_dims(3, 0)], 0)
+        rgb = array_ops.tile(images, multiples, name=scope)
+        rgb.set_shape(images.shape[:-1].concatenate([3]))
+        return rgb

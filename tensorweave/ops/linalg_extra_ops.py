@@ -19,7 +19,7 @@ from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import convert_to_tensor
 from ..framework.graph import Tensor, name_scope as _name_scope
-from ..framework.op_util import apply_op
+from ..framework.op_util import apply_op, check_allowed
 from ..framework.tensor_shape import TensorShape, unknown_shape
 from . import array_ops, math_ops
 from .linalg_ops import (_check_type, _square, _square_shape, adjoint, cholesky, eye, matrix_diag_part,
@@ -78,8 +78,8 @@ def _eig(tensor, compute_v, name):
     x = tensor
     _check_type("input", x)
     dt = x.dtype.base_dtype
-    real = dt.real_dtype if dt.is_complex else dt
-    return apply_op("SelfAdjointEigV2", [x], [real, dt], name, attrs={"T": dt, "compute_v": compute_v})
+    # (the eigenvalues of a complex matrix are complex with zero imaginary parts, as TF's op)
+    return apply_op("SelfAdjointEigV2", [x], [dt, dt], name, attrs={"T": dt, "compute_v": compute_v})
 
 
 def self_adjoint_eig(tensor, name=None):
@@ -257,6 +257,9 @@ def expm(input, name=None):  # noqa: A002
     """The matrix exponential of each innermost square matrix."""
     with _name_scope(name, "matrix_exponential", [input]):
         x = convert_to_tensor(input, name="input")
+        if not x.dtype.is_complex:   # TF's composite starts with math_ops.abs (the Abs op's TypeError)
+            check_allowed("x", x.dtype, ["bfloat16", "float16", "float32", "float64", "int8", "int16", "int32",
+                                         "int64"])
         if x.dtype.base_dtype not in (_dtypes.float16, _dtypes.float32, _dtypes.float64, _dtypes.complex64,
                                       _dtypes.complex128):
             raise ValueError(f"tf.linalg.expm does not support matrices of type <dtype: '{x.dtype.base_dtype.name}'>")
@@ -324,4 +327,5 @@ def tridiagonal_solve(diagonals, rhs, diagonals_format="compact", transpose_rhs=
         raise ValueError(f"Expected diagonals to have shape [..., 3, M], got {d.shape}")
     if r.shape.ndims is not None and r.shape.ndims < 2:
         raise ValueError("tensorweave's tridiagonal_solve needs rhs of shape [..., M, K]")
+    check_allowed("diagonals", d.dtype, ["float64", "float32", "complex64", "complex128"])
     return _tridiag_op(d, r, partial_pivoting, name or "TridiagonalSolve")

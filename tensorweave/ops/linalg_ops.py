@@ -31,10 +31,17 @@ __all__ = ["matrix_inverse", "matrix_determinant", "cholesky", "matrix_solve", "
 _FLOATS = ("float64", "float32", "float16", "complex64", "complex128")
 
 
-def _check_type(param, t):
-    if t.dtype.base_dtype.name not in _FLOATS:
+# The ops whose type lists TF orders otherwise (its op-builder message lists them in this order).
+_ALLOWED = {"MatrixDeterminant": ("float16", "float32", "float64", "complex64", "complex128"),
+            "LogMatrixDeterminant": ("float16", "float32", "float64", "complex64", "complex128"),
+            "MatrixTriangularSolve": ("bfloat16",) + _FLOATS}
+
+
+def _check_type(param, t, op_type=None):
+    allowed = _ALLOWED.get(op_type, _FLOATS)
+    if t.dtype.base_dtype.name not in allowed:
         raise TypeError(f"Value passed to parameter '{param}' has DataType {t.dtype.base_dtype.name} not in "
-                        f"list of allowed values: {', '.join(_FLOATS)}")
+                        f"list of allowed values: {', '.join(allowed)}")
 
 
 def _same_type(op_type, param, t, first, dt):
@@ -199,7 +206,7 @@ def _unary(op_type, input, name, attrs=None, param="input", n_out=1):
         with _name_scope(name, op_type, [input]) as scope:
             return _unary(op_type, convert_to_tensor(input, name=param), scope, attrs, param, n_out)
     x = input
-    _check_type(param, x)
+    _check_type(param, x, op_type)
     dt = x.dtype.base_dtype
     a = {"T": dt}
     a.update(attrs or {})
@@ -239,12 +246,12 @@ def _binary(op_type, matrix, rhs, name, attrs):
         # TF converts non-tensor inputs inside the op's name scope ("MatrixSolve/rhs")
         with _name_scope(name, op_type, [matrix, rhs]) as scope:
             a = convert_to_tensor(matrix, name="matrix")
-            _check_type("matrix", a)
+            _check_type("matrix", a, op_type)
             if not isinstance(rhs, Tensor):
                 rhs = convert_to_tensor(rhs, name="rhs", dtype=a.dtype.base_dtype)
             return _binary(op_type, a, rhs, scope, attrs)
     a = matrix
-    _check_type("matrix", a)
+    _check_type("matrix", a, op_type)
     dt = a.dtype.base_dtype
     _same_type(op_type, "rhs", rhs, "matrix", dt)
     at = {"T": dt}
@@ -281,6 +288,8 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     tensor = u @ diag(s) @ adjoint(v), per batch entry."""
     s, u, v = _unary("Svd", tensor, name or "Svd", {"full_matrices": make_bool(full_matrices, "full_matrices"),
                                                      "compute_uv": make_bool(compute_uv, "compute_uv")}, n_out=3)
+    if s.dtype.is_complex:   # TF's wrapper: the op's complex s through Real
+        s = math_ops.real(s)
     return (s, u, v) if compute_uv else s
 
 
@@ -450,6 +459,15 @@ def _is_bool(x):
     return getattr(x, "dtype", None) is not None and _dtypes.as_dtype(x.dtype).base_dtype == _dtypes.bool
 
 
+def _padding(value, dt, op_type):
+    """The padding_value input, with TF's op-builder TypeError for a value of another kind."""
+    try:
+        return convert_to_tensor(value, dtype=dt, name="padding_value")
+    except TypeError as e:
+        raise TypeError(f"Expected {dt.name} passed to parameter 'padding_value' of op '{op_type}', got {value!r} "
+                        f"of type '{type(value).__name__}' instead. Error: {e}") from None
+
+
 def matrix_diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
     """Batched diagonal matrices: out[..., i, i + k] = diagonal[..., i], padding_value elsewhere;
     with k = (lo, hi), diagonal[..., hi - d, :] fills diagonal d (packed by `align`);
@@ -462,7 +480,7 @@ def matrix_diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_va
         d = convert_to_tensor(diagonal, name="diagonal")
         dt = d.dtype.base_dtype
         ins = [d, _int_input(k, "k"), _int_input(num_rows, "num_rows"), _int_input(num_cols, "num_cols"),
-               convert_to_tensor(padding_value, dtype=dt, name="padding_value")]
+               _padding(padding_value, dt, "MatrixDiagV3")]
         return apply_op("MatrixDiagV3", ins, [dt], scope, attrs={"T": dt, "align": align})
 
 
@@ -476,7 +494,7 @@ def matrix_diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT
     with g.name_scope(name or "MatrixDiagPartV3") as scope:
         x = convert_to_tensor(input, name="input")
         dt = x.dtype.base_dtype
-        ins = [x, _int_input(k, "k"), convert_to_tensor(padding_value, dtype=dt, name="padding_value")]
+        ins = [x, _int_input(k, "k"), _padding(padding_value, dt, "MatrixDiagPartV3")]
         return apply_op("MatrixDiagPartV3", ins, [dt], scope, attrs={"T": dt, "align": align})
 
 

@@ -118,19 +118,29 @@ def _coords(y1, y2, n_crop, n_img):
     return np.broadcast_to((np.float32(0.5) * (y1 + y2) * m)[:, None], (len(y1), 1)).astype(np.float32)
 
 
+def _dbg(shape):
+    """TensorShape::DebugString: [4,3]."""
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
 def _check_crop(image, boxes, box_ind, crop_size):
     image, boxes, box_ind = np.asarray(image), np.asarray(boxes), np.asarray(box_ind)
     if image.ndim != 4:
-        raise _invalid(f"input image must be 4-D{list(image.shape)}")
-    if boxes.ndim != 2 or boxes.shape[1] != 4:
-        raise _invalid(f"boxes must be 2-D[num_boxes, 4]{list(boxes.shape)}")
-    if box_ind.shape != (boxes.shape[0],):
-        raise _invalid("box_index has incompatible shape")
-    if np.any((box_ind < 0) | (box_ind >= image.shape[0])):
-        raise _invalid("box_index has values outside [0, batch_size)")
+        raise _invalid(f"input image must be 4-D{_dbg(image.shape)}")
+    if boxes.size or box_ind.size:   # (TF's ParseAndCheckBoxSizes, in its order)
+        if boxes.ndim != 2:
+            raise _invalid(f"boxes must be 2-D{_dbg(boxes.shape)}")
+        if boxes.shape[1] != 4:
+            raise _invalid("boxes must have 4 columns")
+        if box_ind.ndim != 1:
+            raise _invalid(f"box_index must be 1-D{_dbg(box_ind.shape)}")
+        if box_ind.shape[0] != boxes.shape[0]:
+            raise _invalid("box_index has incompatible shape")
     ch, cw = (int(v) for v in np.asarray(crop_size).reshape(-1))
     if ch <= 0 or cw <= 0:
         raise _invalid("crop dimensions must be positive")
+    if np.any((box_ind < 0) | (box_ind >= image.shape[0])):
+        raise errors.OutOfRangeError(None, None, "box_index has values outside [0, batch_size)")
     return image, boxes, box_ind, ch, cw
 
 
@@ -256,6 +266,21 @@ def _crop_and_resize_grad_boxes(op, ctx):
 
 # -- extract_image_patches -----------------------------------------------------------------------
 
+def windowed_output_size(in_size, ek, stride, padding):
+    """TF's GetWindowedOutputSize (the output size; its errors are ValueErrors at build time and
+    InvalidArgumentErrors when run)."""
+    if stride <= 0:
+        raise ValueError(f"Stride must be > 0, but got {stride}")
+    if padding == "VALID":
+        out = (in_size - ek + stride) // stride
+    else:
+        out = (in_size + stride - 1) // stride
+    if out < 0:
+        raise ValueError(f"Computed output size would be negative: {out} [input_size: {in_size}, "
+                         f"effective_filter_size: {ek}, stride: {stride}]")
+    return out
+
+
 def patch_geometry(in_size, k, s, r, padding):
     ek = (k - 1) * r + 1
     if padding == "VALID":
@@ -290,9 +315,22 @@ def _extract_image_patches(op, ctx):
     padding = padding.decode() if isinstance(padding, bytes) else padding
 
     def extract_image_patches(images):
+        # TF's kernel checks, in its order
+        for nm, v in (("ksizes", ksizes), ("strides", strides), ("rates", rates)):
+            if v[0] != 1 or v[3] != 1:
+                raise errors.UnimplementedError(None, None, f"Only support {nm} across space.")
         images = np.asarray(images)
         if images.ndim != 4:
             raise _invalid(f"input must be 4-dimensional{list(images.shape)}")
+        for nm, v in (("ksizes", ksizes), ("strides", strides), ("rates", rates)):
+            if v[1] <= 0 or v[2] <= 0:
+                raise errors.OutOfRangeError(None, None, f"{nm} is out of range.")
+        for i in (1, 2):
+            try:
+                windowed_output_size(images.shape[i], ksizes[i] + (ksizes[i] - 1) * (rates[i] - 1), strides[i],
+                                     padding)
+            except ValueError as e:
+                raise _invalid(str(e)) from None
         idx, out_shape = _patch_index(images.shape, ksizes, strides, rates, padding)
         flat = images.reshape(images.shape[0], -1)
         flat = np.concatenate([flat, np.zeros((flat.shape[0], 1), images.dtype)], axis=1)

@@ -23,12 +23,17 @@ def _invalid(msg):
 def draw_boxes(images, boxes, colors=None):
     images = np.asarray(images)
     boxes = np.asarray(boxes, np.float32)
+    # TF's checks and texts, in its order
     if images.ndim != 4:
-        raise _invalid(f"The rank of the images should be 4, got {images.ndim}")
+        raise _invalid("The rank of the images should be 4")
+    if boxes.ndim != 3:
+        raise _invalid("The rank of the boxes tensor should be 3")
     b, height, width, depth = images.shape
+    if boxes.shape[0] != b:
+        raise _invalid("The batch sizes should be the same")
     if depth not in (1, 3, 4):
-        raise _invalid(f"Channel depth should be either 1 (GRY), 3 (RGB), or 4 (RGBA), got {depth}")
-    if boxes.ndim != 3 or boxes.shape[2] != 4 or boxes.shape[0] != b:
+        raise _invalid("Channel depth should be either 1 (GRY), 3 (RGB), or 4 (RGBA)")
+    if boxes.shape[2] != 4:   # (TF reads out of bounds here; its shape function checks it)
         raise _invalid(f"boxes must be [batch, num_boxes, 4], got {list(boxes.shape)}")
     if colors is None or np.size(colors) == 0:
         table = COLOR_TABLE.copy()

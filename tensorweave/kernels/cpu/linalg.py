@@ -246,14 +246,15 @@ def _svd(op, ctx):
     full, uv = op._get_attr("full_matrices"), op._get_attr("compute_uv")
 
     def svd(a):
+        # s has the input's dtype (complex for complex input), as TF's op; tf.linalg.svd takes
+        # its real part.
         w = _wide(a)
-        real = np.zeros((), dtype=a.dtype).real.dtype
         if not uv:
             s = np.linalg.svd(w, compute_uv=False)
             empty = np.zeros((0,), dtype=a.dtype)
-            return s.astype(real, copy=False), empty, empty
+            return s.astype(a.dtype), empty, empty
         u, s, vh = np.linalg.svd(w, full_matrices=full)
-        return s.astype(real, copy=False), u.astype(a.dtype, copy=False), _adj(vh).astype(a.dtype, copy=False)
+        return s.astype(a.dtype), u.astype(a.dtype, copy=False), _adj(vh).astype(a.dtype, copy=False)
     return svd
 
 
