@@ -161,3 +161,14 @@ def test_cumulative_logsumexp_nan_and_inf_follow_tf_functor():
     r = _run(tf.math.cumulative_logsumexp(tf.constant(x), axis=1, exclusive=True, reverse=True))
     np.testing.assert_allclose(r[0], [np.logaddexp.reduce(x[0, 1:]), np.logaddexp(3.25, 4.), 4., -np.inf],
                                rtol=1e-6)
+
+
+def test_argmin_output_type_and_arg_input_lists():
+    with pytest.raises(TypeError, match="'output_type' has DataType uint16 not in list of allowed values: int32, int64$"):
+        tf.argmin(tf.constant([1.]), 0, output_type=tf.uint16)
+    with pytest.raises(TypeError, match="'output_type' has DataType int16 not in list of allowed values: int32, int64$"):
+        tf.arg_min(tf.constant([1.]), 0, output_type=tf.int16)
+    assert tf.argmax(tf.constant([1.]), 0, output_type=tf.uint16).dtype == tf.uint16
+    with pytest.raises(TypeError) as e:
+        tf.argmin(tf.constant(["a"]), 0)
+    assert str(e.value).endswith("uint32, uint64, qint8, quint8, qint32, qint16, quint16, bool")

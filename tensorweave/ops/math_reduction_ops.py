@@ -427,12 +427,14 @@ def _arg(op_type, input, axis, name, dimension, output_type, check_axis=False): 
         elif not isinstance(axis, int):
             raise TypeError("axis must be int or Tensor with integer datatype")
     output_type = _dtypes.as_dtype(output_type).base_dtype
-    if output_type not in (_dtypes.int32, _dtypes.int64, _dtypes.int16, _dtypes.uint16):
+    # ArgMin's output_type is int32/int64 only (ArgMax also takes int16/uint16)
+    allowed = ("int16", "uint16", "int32", "int64") if op_type == "ArgMax" else ("int32", "int64")
+    if output_type.name not in allowed:
         raise TypeError(f"Value passed to parameter 'output_type' has DataType {output_type.name} not in "
-                        "list of allowed values: int16, uint16, int32, int64")
+                        f"list of allowed values: {', '.join(allowed)}")
     with _name_scope(name, op_type, [input, axis]) as scope:
         x = _dense(input, name="input")
-        _check_allowed("input", x.dtype, _COMPARE + ("bool",))
+        _check_allowed("input", x.dtype, _COMPARE + ("qint8", "quint8", "qint32", "qint16", "quint16", "bool"))
         dim = axis if isinstance(axis, Tensor) else convert_to_tensor(axis, name="dimension",
                                                                      preferred_dtype=_dtypes.int32)
         _check_allowed("dimension", dim.dtype, _INDEX + ("int16",))
