@@ -2,8 +2,14 @@
 branch over outer tensors, group's keyword error, None in a branch's result, map_fn/scan/foldl/
 foldr built as TF's (loop variables, maximum_iterations, TensorArray element shapes, structure
 checks with sequence types, the static leading-dimension check, a scalar's IndexError) and the
-names fn sees inside them; expected values recorded from TF 2.21 (tensorflow.compat.v1, v2
-behaviour disabled)."""
+names fn sees inside them, TensorArray's build-time rank checks and run-time messages, and
+gradients through while_loop/cond/map_fn/scan/fold (bit-exact); expected values recorded from TF
+2.21 (tensorflow.compat.v1, v2 behaviour disabled).
+
+Second derivatives through loops and TensorArrays: TF 2.21 raises "Second-order gradient for
+while loops not supported." (or fails at run time with "Wrong input container" for a TensorArray,
+or returns None where only the loop history connects them); tensorweave computes them, and
+those tests check the analytic values instead."""
 
 import numpy as np
 import pytest
@@ -181,3 +187,78 @@ def test_tensor_array_close_is_tfs_op():
         c = ta.close()
         assert (c.name, c.type) == ("TensorArrayCloseV3", "TensorArrayCloseV3")
         assert run(c) is None
+
+
+# -- gradients -----------------------------------------------------------------------------------
+
+def _hex(values):
+    return [[float(v).hex() for v in np.ravel(x)] for x in values]
+
+
+def test_first_order_gradients_through_loops_are_tfs_bits():
+    with tf.Graph().as_default():
+        x = tf.constant(1.5)
+        r = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * x + tf.sin(y)), (0, x))
+        assert _hex(run([r[1]] + tf.gradients(r[1], x))) == [["0x1.8995000000000p+2"], ["0x1.870f780000000p+3"]]
+
+        xs = tf.constant([1., 2., 3.])
+        y = tf.scan(lambda a, e: a * e + tf.tanh(a), xs, initializer=tf.constant(0.5))
+        assert _hex(run([y] + tf.gradients(tf.reduce_sum(y), xs))) == [
+            ["0x1.ec9a9e0000000p-1", "0x1.55b0ac0000000p+1", "0x1.1ff6360000000p+3"],
+            ["0x1.5a67260000000p+2", "0x1.eef24e0000000p+1", "0x1.55b0ac0000000p+1"]]
+
+        x = tf.constant(0.7)
+        r = tf.while_loop(lambda i, y: i < 4,
+                          lambda i, y: (i + 1, tf.cond(y > 1.0, lambda: y * 0.5, lambda: y * 3.0)), (0, x))
+        assert _hex(run([r[1]] + tf.gradients(r[1], x))) == [["0x1.9333320000000p+0"], ["0x1.2000000000000p+1"]]
+
+        w = tf.constant([[0.5, -0.2], [0.1, 0.3]])
+        seq = tf.constant([[1., 2.], [3., 4.], [5., 6.]])
+        hs = tf.scan(lambda h, xt: tf.tanh(tf.matmul(tf.expand_dims(xt, 0), w)[0] + h), seq, initializer=tf.zeros([2]))
+        loss = tf.reduce_sum(hs ** 2)
+        assert _hex(run([loss] + tf.gradients(loss, w))) == [
+            ["0x1.f14bc40000000p+1"],
+            ["0x1.ef86d60000000p-1", "0x1.4a91bc0000000p+2", "0x1.d28cd00000000p+0", "0x1.e43eb60000000p+2"]]
+
+        v = tf.constant([1., 2.])
+        f = tf.foldl(lambda a, e: a * e + 1.0, v, initializer=tf.constant(1.0))
+        fr = tf.foldr(lambda a, e: a * e + 1.0, v, initializer=tf.constant(1.0))
+        assert _hex(run([f, fr] + tf.gradients(f, v) + tf.gradients(fr, v))) == [
+            ["0x1.4000000000000p+2"], ["0x1.0000000000000p+2"], ["0x1.0000000000000p+1"] * 2,
+            ["0x1.8000000000000p+1", "0x1.0000000000000p+0"]]
+
+        xs = tf.constant([3., 1., 2.])
+        y = tf.map_fn(lambda e: tf.cond(e > 1.5, lambda: e * e, lambda: -e), xs)
+        assert _hex(run([y] + tf.gradients(tf.reduce_sum(y), xs))) == [
+            ["0x1.2000000000000p+3", "-0x1.0000000000000p+0", "0x1.0000000000000p+2"],
+            ["0x1.8000000000000p+2", "-0x1.0000000000000p+0", "0x1.0000000000000p+2"]]
+
+
+def test_second_derivatives_through_loops():
+    with tf.Graph().as_default():
+        x = tf.constant(1.5)
+        # y = x**3 (x captured by the body): g = 3x**2, g' = 6x
+        r = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * x), (0, tf.constant(1.0)))
+        g = tf.gradients(r[1], x)[0]
+        assert run([g] + tf.gradients(g, x) + tf.gradients(g * g, x)) == [6.75, 9.0, 121.5]
+        # y = x**8 (x only the initial value: the gradient loop reads it from the history)
+        r = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * y), (0, x))
+        g = tf.gradients(r[1], x)[0]
+        assert run([g] + tf.gradients(g, x)) == [136.6875, 637.875]
+        xs = tf.constant([1.5, 2.0])
+        g = tf.gradients(tf.map_fn(lambda e: e * e, xs), xs)[0]
+        np.testing.assert_array_equal(run([g] + tf.gradients(g, xs)), [[3.0, 4.0], [2.0, 2.0]])
+        g = tf.gradients(tf.scan(lambda a, e: a * e, xs), xs)[0]
+        np.testing.assert_array_equal(run(tf.gradients(g, xs))[0], [1.0, 1.0])
+
+
+def test_second_derivatives_through_tensor_arrays():
+    with tf.Graph().as_default():
+        x = tf.constant([1., 2., 3.])
+        ta = tf.TensorArray(tf.float32, size=3).unstack(x)
+        g = tf.gradients(tf.reduce_sum(ta.stack() ** 3), x)[0]
+        np.testing.assert_array_equal(run(tf.gradients(g, x))[0], [6., 12., 18.])
+        s = tf.constant(1.0)
+        ta = tf.TensorArray(tf.float32, size=2).write(0, s * s).write(1, s)
+        g = tf.gradients(tf.reduce_sum(ta.stack() ** 2), s)[0]
+        assert run([g] + tf.gradients(g, s)) == [6.0, 14.0]

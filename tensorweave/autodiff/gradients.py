@@ -37,6 +37,13 @@ def _is_backpropagatable(t):
     return dt.is_floating or dt.is_complex or dt == _dtypes.resource
 
 
+def _is_loop_history(t):
+    # A While's saved iteration inputs, which its gradient loop reads: gradients of the
+    # gradient loop reach the forward loop through it (control_flow_ops._while_grad).
+    return t.dtype.base_dtype == _dtypes.variant and t.op._type in ("While", "StatelessWhile") \
+        and t is t.op._outputs[-1]
+
+
 def _as_list(x):
     if x is None:
         return []
@@ -110,7 +117,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
             if op not in reached:
                 reached.add(op)
                 for out in op._outputs:
-                    if _is_backpropagatable(out):
+                    if _is_backpropagatable(out) or _is_loop_history(out):
                         queue.extend(out._consumers)
         to_ops = [y.op for y in ys]
         reachable_to_ops = {op for op in to_ops if op in reached}

@@ -139,7 +139,12 @@ for _t, _stateful in (("If", True), ("StatelessIf", False), ("While", True), ("S
 registry.register_op("LoopHistoryLen", shape_fn=lambda op: [TensorShape([])])
 registry.register_op("LoopHistoryGet")
 registry.register_op("BranchSavedGet")
-for _t in ("LoopHistoryLen", "LoopHistoryGet", "BranchSavedGet"):
+# A gradient on a loop history: cotangents of some iterations' saved inputs (see _while_grad).
+registry.register_op("LoopHistoryGradZeros", shape_fn=lambda op: [TensorShape([])])
+registry.register_op("LoopHistoryGradAdd", shape_fn=lambda op: [TensorShape([])])
+registry.register_op("LoopHistoryGradGet")
+for _t in ("LoopHistoryLen", "LoopHistoryGet", "BranchSavedGet", "LoopHistoryGradZeros", "LoopHistoryGradAdd",
+           "LoopHistoryGradGet"):
     registry.no_gradient(_t)
 
 # Ops whose values a gradient must see again rather than redraw. A gradient of If/While recomputes
@@ -673,9 +678,19 @@ def _if_grad(op, *grads):
     return out
 
 
+def _is_history(t):
+    """`t` is a While's loop history (its last output)."""
+    return t.dtype.base_dtype == _dtypes.variant and t.op._type in ("While", "StatelessWhile") \
+        and t is t.op._outputs[-1]
+
+
 @registry.register_gradient("While")
 @registry.register_gradient("StatelessWhile")
 def _while_grad(op, *grads):
+    """The gradient loop: from the last iteration back to the first, the body's vector-Jacobian
+    product at the iteration's saved inputs (its loop history). A gradient on the history itself
+    (the cotangents of the saved inputs, from differentiating a gradient loop that read them) is
+    added at each iteration, so gradients of gradient loops are exact."""
     from ..autodiff.gradients import gradients
     from . import math_ops
     if not op._get_attr("back_prop"):
@@ -688,18 +703,27 @@ def _while_grad(op, *grads):
     var_f = [k for k in range(n) if _float(inputs[k])]
     cap_f = [j for j in range(n, len(inputs)) if (_float(inputs[j]) or _float_resource(inputs[j]))
              and j in bi]
+    # Histories of other loops this body reads (a gradient loop's), and its reads of each.
+    cap_h = [j for j in range(n, len(inputs)) if j in bi and _is_history(inputs[j])]
     if not var_f:
         return [None] * len(inputs)
     hist = op._outputs[-1]
+    hist_grad = grads[-1] if len(grads) == len(op._outputs) else None
     var_dtypes = [t.dtype.base_dtype for t in op._outputs[:n]]
     var_shapes = [t.shape for t in body.inputs[:n]]
+    body_caps = dict(zip(bi, body.inputs[n:]))
+    reads = {j: [r for r in body._ops if r._type == "LoopHistoryGet" and r._inputs[0] is body_caps[j]
+                 and not r._attrs.get("start")] for j in cap_h}
+    cap_h = [j for j in cap_h if reads[j]]
     with name_scope(None, "while_grad", [hist]):
         n_iter = apply_op("LoopHistoryLen", [hist], [_dtypes.int32], "LoopHistoryLen")
         g0 = [grads[k] if grads[k] is not None else array_ops.zeros_like(op._outputs[k]) for k in var_f]
         c0 = [_zeros_for(inputs[j]) for j in cap_f]
+        h0 = [apply_op("LoopHistoryGradZeros", [], [_dtypes.variant], "LoopHistoryGradZeros") for _ in cap_h]
         from ..framework.constant_op import constant
-        loop0 = [constant(0, _dtypes.int32)] + g0 + c0
-        shapes = [TensorShape([])] + [var_shapes[k] for k in var_f] + [c.shape for c in c0]
+        loop0 = [constant(0, _dtypes.int32)] + g0 + c0 + h0
+        shapes = [TensorShape([])] + [var_shapes[k] for k in var_f] + [c.shape for c in c0] + \
+            [TensorShape([])] * len(h0)
 
         def gcond(*args):
             return math_ops.less(args[0], n_iter)
@@ -708,7 +732,8 @@ def _while_grad(op, *grads):
             cur = get_default_graph()
             k = args[0]
             gv = list(args[1:1 + len(var_f)])
-            gc = list(args[1 + len(var_f):])
+            gc = list(args[1 + len(var_f):1 + len(var_f) + len(cap_f)])
+            gh = list(args[1 + len(var_f) + len(cap_f):])
             idx = math_ops.subtract(math_ops.subtract(n_iter, k), 1)
             xs = apply_op("LoopHistoryGet", [hist, idx], var_dtypes, "LoopHistoryGet", shapes=var_shapes)
             xs = xs if isinstance(xs, list) else [xs]
@@ -724,11 +749,28 @@ def _while_grad(op, *grads):
             ys = [tmap[body.outputs[m]] if body.outputs[m] in tmap else mapping.get(body.outputs[m], body.outputs[m])
                   for m in var_f]
             wrt = [xs[m] for m in var_f] + [cur.capture(inputs[j]) for j in cap_f]
-            gs = gradients(ys, wrt, grad_ys=gv)
-            gs = [_dense(g) if g is not None else _zeros_for(w) for g, w in zip(gs, wrt)]
+            read_outs = [[tmap[t] for t in r._outputs] for j in cap_h for r in reads[j]]
+            gs = gradients(ys, wrt + [t for outs in read_outs for t in outs], grad_ys=gv)
+            gs = [_dense(g) if g is not None else _zeros_for(w) for g, w in zip(gs, wrt + sum(read_outs, []))]
             new_gv = gs[:len(var_f)]
-            new_gc = [math_ops.add(a, b) for a, b in zip(gc, gs[len(var_f):])]
-            return [k + 1] + new_gv + new_gc
+            if hist_grad is not None:
+                # The cotangents of this iteration's saved inputs (see the docstring).
+                extra = apply_op("LoopHistoryGradGet", [cur.capture(hist_grad), idx] + [xs[m] for m in var_f],
+                                 [var_dtypes[m] for m in var_f], "LoopHistoryGradGet", attrs={"positions": var_f},
+                                 shapes=[var_shapes[m] for m in var_f])
+                extra = extra if isinstance(extra, list) else [extra]
+                new_gv = [math_ops.add(a, b) for a, b in zip(new_gv, extra)]
+            new_gc = [math_ops.add(a, b) for a, b in zip(gc, gs[len(var_f):len(var_f) + len(cap_f)])]
+            rest = iter(gs[len(var_f) + len(cap_f):])
+            new_gh = []
+            for acc, j in zip(gh, cap_h):
+                for r in reads[j]:
+                    # (the read's index, as this recomputation computed it)
+                    at = tmap.get(r._inputs[1], mapping.get(r._inputs[1], r._inputs[1]))
+                    acc = apply_op("LoopHistoryGradAdd", [acc, at] + [next(rest) for _ in r._outputs],
+                                   [_dtypes.variant], "LoopHistoryGradAdd", shapes=[TensorShape([])])
+                new_gh.append(acc)
+            return [k + 1] + new_gv + new_gc + new_gh
 
         specs = [(t.dtype.base_dtype, s) for t, s in zip(loop0, shapes)]
         outer = get_default_graph()
@@ -741,4 +783,6 @@ def _while_grad(op, *grads):
         out[k] = res[pos]
     for pos, j in enumerate(cap_f):
         out[j] = res[len(var_f) + pos]
+    for pos, j in enumerate(cap_h):
+        out[j] = res[len(var_f) + len(cap_f) + pos]
     return out

@@ -66,9 +66,52 @@ registry.register_op("TensorArrayGradRead")
 registry.register_op("TensorArrayGradGather")
 registry.register_op("TensorArrayGradConcat")
 registry.register_op("TensorArrayCloseV3", stateful=True)
-for _t in ("TensorArrayV3", "TensorArraySizeV3", "TensorArrayCloseV3", "TensorArrayGradWrite", "TensorArrayGradScatter",
-           "TensorArrayGradRead", "TensorArrayGradGather", "TensorArrayGradSplit", "TensorArrayGradConcat"):
+for _t in ("TensorArrayV3", "TensorArraySizeV3", "TensorArrayCloseV3"):
     registry.no_gradient(_t)
+
+
+# The gradient helpers are linear in their gradient argument and come in adjoint pairs (a
+# one-element array and the read of that element, and so on), so gradients of gradients flow
+# through them; the flow and `like` inputs give only sizes and shapes.
+@registry.register_gradient("TensorArrayGradWrite")
+def _grad_write_grad(op, gg):
+    flow, index, g = op.inputs
+    return [None, None, apply_op("TensorArrayGradRead", [gg, index, g], [g.dtype.base_dtype], "TensorArrayReadV3",
+                                 shapes=[g.shape])]
+
+
+@registry.register_gradient("TensorArrayGradScatter")
+def _grad_scatter_grad(op, gg):
+    flow, indices, g = op.inputs
+    return [None, None, apply_op("TensorArrayGradGather", [gg, indices, g], [g.dtype.base_dtype],
+                                 "TensorArrayGatherV3", shapes=[g.shape])]
+
+
+@registry.register_gradient("TensorArrayGradSplit")
+def _grad_split_grad(op, gg):
+    flow, g, lengths = op.inputs
+    return [None, apply_op("TensorArrayGradConcat", [gg, lengths, g], [g.dtype.base_dtype], "TensorArrayConcatV3",
+                           shapes=[g.shape]), None]
+
+
+@registry.register_gradient("TensorArrayGradRead")
+def _grad_read_grad(op, gg):
+    flow, index, like = op.inputs
+    return [apply_op("TensorArrayGradWrite", [flow, index, gg], [_dtypes.float32], "TensorArrayGradWrite"), None, None]
+
+
+@registry.register_gradient("TensorArrayGradGather")
+def _grad_gather_grad(op, gg):
+    flow, indices, like = op.inputs
+    return [apply_op("TensorArrayGradScatter", [flow, indices, gg], [_dtypes.float32], "TensorArrayGradScatter"),
+            None, None]
+
+
+@registry.register_gradient("TensorArrayGradConcat")
+def _grad_concat_grad(op, gg):
+    flow, lengths, like = op.inputs
+    return [apply_op("TensorArrayGradSplit", [flow, gg, lengths], [_dtypes.float32], "TensorArrayGradSplit"),
+            None, None]
 
 
 @registry.register_gradient("TensorArrayIdentity")

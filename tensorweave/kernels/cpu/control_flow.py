@@ -148,3 +148,49 @@ def _branch_saved_get(op, ctx):
     def branch_saved_get(saved):
         return saved[index]
     return branch_saved_get
+
+
+# -- gradients on a loop history (control_flow_ops._while_grad) -------------------------------
+
+class HistoryGrad(dict):
+    """Cotangents of a loop's saved iteration inputs: {(iteration, position): array}."""
+
+    def __add__(self, other):
+        out = HistoryGrad(self)
+        for key, g in (other or {}).items():
+            out[key] = out[key] + g if key in out else g
+        return out
+
+    __radd__ = __add__
+
+
+@register_kernel("LoopHistoryGradZeros")
+def _hist_grad_zeros(op, ctx):
+    def hist_grad_zeros():
+        return HistoryGrad()
+    return hist_grad_zeros
+
+
+@register_kernel("LoopHistoryGradAdd")
+def _hist_grad_add(op, ctx):
+    def hist_grad_add(acc, i, *gs):
+        # (the accumulator is a loop variable of one gradient loop: updated in place)
+        i = int(i)
+        for pos, g in enumerate(gs):
+            key = (i, pos)
+            acc[key] = acc[key] + g if key in acc else g
+        return acc
+    return hist_grad_add
+
+
+@register_kernel("LoopHistoryGradGet")
+def _hist_grad_get(op, ctx):
+    import numpy as np
+    positions = list(op._get_attr("positions"))
+    single = len(positions) == 1
+
+    def hist_grad_get(hg, i, *like):
+        i = int(i)
+        out = [np.asarray(hg[(i, p)]) if (i, p) in hg else np.zeros_like(x) for p, x in zip(positions, like)]
+        return out[0] if single else tuple(out)
+    return hist_grad_get
