@@ -215,3 +215,53 @@ def test_variable_exists_error_lists_the_creating_frames_innermost_first():
     assert frames[0].endswith(", in _make_v1") and frames[1].endswith(
         ", in test_variable_exists_error_lists_the_creating_frames_innermost_first")
     assert all(f.startswith('  File "') for f in frames) and len(frames) <= 5
+
+
+def test_count_up_to_on_a_resource_variable_is_resource_count_up_to():
+    with tf.Graph().as_default():
+        c = tf.Variable(0, name="cnt", use_resource=True)
+        c64 = tf.get_variable("c64", [], dtype=tf.int64, initializer=tf.zeros_initializer(), use_resource=True)
+        cf = tf.Variable(0.0, name="cf", use_resource=True)
+        cv = tf.Variable([0, 1], name="cv", use_resource=True)
+        up = tf.count_up_to(c, 2)
+        up64 = tf.count_up_to(c64, 1, name="myup")
+        assert (up.name, up.dtype, up.shape.as_list(), up.op.type) == ("ResourceCountUpTo:0", tf.int32, [],
+                                                                       "ResourceCountUpTo")
+        assert up.op.get_attr("limit") == 2 and [i.name for i in up.op.inputs] == ["cnt:0"]
+        assert (up64.name, up64.dtype) == ("myup:0", tf.int64)
+        with pytest.raises(TypeError) as e:
+            tf.count_up_to(cf, 2)
+        assert str(e.value) == ("Value passed to parameter 'T' has DataType float32 not in list of allowed "
+                                "values: int32, int64")
+        with pytest.raises(ValueError) as e:
+            tf.count_up_to(cv, 2)
+        # (the failed float32 call took the name ResourceCountUpTo_1)
+        assert str(e.value) == ("Shape must be rank 0 but is rank 1 for '{{node ResourceCountUpTo_2}} = "
+                                "ResourceCountUpTo[T=DT_INT32, limit=2](cv)' with input shapes: [].")
+        with tf.Session() as s:
+            with pytest.raises(tf.errors.NotFoundError) as e:
+                s.run(up)
+            assert "Container localhost does not exist. (Could not find resource: localhost/cnt)" in str(e.value)
+            s.run(tf.global_variables_initializer())
+            assert (s.run(up), s.run(c), s.run(up64)) == (0, 1, 0)
+            with pytest.raises(tf.errors.OutOfRangeError) as e:
+                s.run(up64)
+            assert "Reached limit of 1" in str(e.value)
+            assert s.run(up) == 1
+            with pytest.raises(tf.errors.OutOfRangeError) as e:
+                s.run(up)
+            assert "Reached limit of 2" in str(e.value)
+            assert s.run(c) == 2
+
+
+def test_initialized_value_makes_the_is_variable_initialized_op():
+    with tf.Graph().as_default():
+        v = tf.Variable([1.0, 2.0], name="v")
+        iv = v.initialized_value()
+        assert iv.name == "cond/Merge:0"
+        assert tf.get_default_graph().get_operation_by_name("IsVariableInitialized").type == "IsVariableInitialized"
+        assert tf.is_variable_initialized(v).name == "IsVariableInitialized_1:0"
+        w = tf.Variable(iv * 2, name="w")
+        with tf.Session() as s:
+            s.run(tf.variables_initializer([w]))
+            assert s.run(w).tolist() == [2.0, 4.0]

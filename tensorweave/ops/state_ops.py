@@ -11,7 +11,7 @@ from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import convert_to_tensor
 from ..framework.graph import Tensor, get_default_graph, name_scope
-from ..framework.op_util import apply_op, merge_shapes, scalar_shape
+from ..framework.op_util import apply_op, check_allowed, merge_shapes, scalar_shape
 from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
 
 __all__ = ["assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub",
@@ -293,12 +293,31 @@ def _count_shape(op):
 registry.register_op("CountUpTo", shape_fn=_count_shape, stateful=True, ref_inputs=(0,))
 registry.no_gradient("CountUpTo")
 registry.register_op("IsVariableInitialized", shape_fn=scalar_shape, stateful=True, ref_inputs=(0,))
+
+
+def _resource_count_shape(op):
+    from .resource_variable_ops import handle_shape
+    s = handle_shape(op._inputs[0])
+    if s.ndims is not None and s.ndims != 0:
+        raise ValueError(f"Shape must be rank 0 but is rank {s.ndims}")
+    return [TensorShape([])]
+
+
+registry.register_op("ResourceCountUpTo", shape_fn=_resource_count_shape, stateful=True)
+registry.no_gradient("ResourceCountUpTo")
 registry.no_gradient("IsVariableInitialized")
 
 
 def count_up_to(ref, limit, name=None):
     """Increments `ref` and returns its old value; OutOfRangeError once the old value reaches
     `limit`."""
+    if _is_resource(ref):
+        # (the op-builder's scope is taken before its type check, as in TF)
+        with name_scope(name, "ResourceCountUpTo") as scope:
+            dt = ref.dtype.base_dtype
+            check_allowed("T", dt, ("int32", "int64"))
+            return apply_op("ResourceCountUpTo", [ref.handle], [dt], scope[:-1] + "/",
+                            attrs={"limit": int(limit), "T": dt})
     ref_t = _ref_of(ref, "CountUpTo")
     if ref_t.dtype.base_dtype not in (_dtypes.int32, _dtypes.int64):
         raise TypeError(f"Value passed to parameter 'ref' has DataType {ref_t.dtype.base_dtype.name} "

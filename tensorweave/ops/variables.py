@@ -225,7 +225,10 @@ class Variable(metaclass=_VariableMeta):
         initialize one variable from another)."""
         g = self.graph
         # TF builds tf.cond(is_variable_initialized(v), v.read_value, lambda: v.initial_value):
-        # its result is named "cond/Merge"; one fused op gives the same value and name.
+        # its result is named "cond/Merge"; one fused op gives the same value and name. (The
+        # predicate op is still made, so later ops take TF's names: IsVariableInitialized_1.)
+        with g.as_default(), g.control_dependencies(None):
+            state_ops.is_variable_initialized(self._variable)
         with g.as_default(), g.control_dependencies(None), name_scope(None, "cond"):
             return apply_op("InitializedValue", [self._variable, self._initial_value],
                             [self.dtype.base_dtype], "Merge")

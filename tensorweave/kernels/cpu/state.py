@@ -228,6 +228,26 @@ def _count_up_to(op, ctx):
     return count_up_to
 
 
+@register_kernel("ResourceCountUpTo")
+def _resource_count_up_to(op, ctx):
+    limit = op._get_attr("limit")
+
+    def count_up_to(cell):
+        with cell.lock:
+            old = cell.value
+            if old is None:
+                # (TF's message while no resource variable of the session has been created yet)
+                started = any(c.value is not None for _, c in ctx.resources.items("resource_variable"))
+                msg = (f"Resource localhost/{cell.name}/N10tensorflow3VarE does not exist." if started else
+                       f"Container localhost does not exist. (Could not find resource: localhost/{cell.name})")
+                raise errors.NotFoundError(None, None, msg)
+            if old >= limit:
+                raise errors.OutOfRangeError(None, None, f"Reached limit of {limit}")
+            cell.value = old + 1        # a new array: a read earlier in the step keeps its value
+        return old
+    return count_up_to
+
+
 @register_kernel("IsVariableInitialized")
 def _is_variable_initialized(op, ctx):
     def is_initialized(cell):
