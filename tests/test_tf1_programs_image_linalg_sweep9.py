@@ -324,3 +324,69 @@ def test_grayscale_to_rgb_builds_tfs_graph_and_checks():
         assert u.shape.ndims is None and run(u).shape == (2, 2, 3)
         bad = tf.image.grayscale_to_rgb(tf.placeholder_with_default(np.zeros((2, 2, 2), np.float32), [None] * 3))
         assert "Last dimension of a grayscale image should be size 1." in run_error(bad)
+
+
+def test_float16_linalg_ops_without_a_tf_cpu_kernel_fail_when_run():
+    a = np.eye(3, dtype=np.float16) * 2
+    with tf.Graph().as_default():
+        for t, op_type in [(tf.linalg.det(a), "MatrixDeterminant"), (tf.linalg.cholesky(a), "Cholesky"),
+                           (tf.linalg.slogdet(a)[0], "LogMatrixDeterminant"), (tf.linalg.solve(a, a), "MatrixSolve"),
+                           (tf.linalg.triangular_solve(a, a), "MatrixTriangularSolve"),
+                           (tf.linalg.svd(a, compute_uv=False), "Svd"), (tf.linalg.eigh(a)[0], "SelfAdjointEigV2"),
+                           (tf.linalg.lu(a)[0], "Lu"), (tf.linalg.sqrtm(a), "MatrixSquareRoot"),
+                           (tf.linalg.lstsq(a, a, fast=False), "MatrixSolveLs")]:
+            msg = run_error(t)
+            # (TF lists the attrs in no fixed order)
+            assert f"No OpKernel was registered to support Op '{op_type}' used by {{{{node {t.op.name}}}}} with " \
+                   f"these attrs: [" in msg and "T=DT_HALF" in msg
+        assert ("No OpKernel was registered to support Op 'MatrixSolve' used by "
+                "{{node matrix_exponential/cond/MatrixSolve}} with these attrs: [T=DT_HALF, adjoint=false]"
+                in run_error(tf.linalg.expm(a)))
+        np.testing.assert_array_equal(run(tf.linalg.inv(a)), np.eye(3, dtype=np.float16) / 2)  # TF has this one
+
+
+def test_matrix_solve_batch_merge_messages_and_triangular_solve_broadcasts():
+    f = np.float32
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match=r"^Dimension 0 in both shapes must be equal, but are 3 and 2\. Shapes "
+                                             r"are \[3\] and \[2\]\. for '\{\{node MatrixSolve\}\}"):
+            tf.linalg.solve(np.zeros((3, 4, 4), f), np.zeros((2, 4, 1), f))
+        with pytest.raises(ValueError, match=r"^Shapes must be equal rank, but are 0 and 1 for"):
+            tf.linalg.solve(np.zeros((4, 4), f), np.zeros((3, 4, 1), f))
+        rng = np.random.RandomState(1)
+        a = np.tril(rng.rand(4, 4) + 2 * np.eye(4))
+        b = rng.rand(3, 4, 2)
+        A, B = tf.constant(a), tf.constant(b)
+        x = tf.linalg.triangular_solve(A, B)
+        assert x.shape.as_list() == [3, 4, 2]
+        ga, gb = tf.gradients(tf.reduce_sum(x * x), [A, B])
+        assert ga.shape.as_list() == [4, 4] and gb.shape.as_list() == [3, 4, 2]
+        xv, gav = run([x, ga])
+        np.testing.assert_allclose(xv, np.linalg.solve(a, b), rtol=1e-12)
+        # float64 values recorded from TF 2.21 (the first entries), to a few ulps
+        np.testing.assert_allclose(xv.reshape(-1)[:2], [0.17265246305379758, 0.23114801079955458], rtol=1e-14)
+        np.testing.assert_allclose(gav[np.tril_indices(4)].sum(), np.tril(gav).sum())
+        assert not np.triu(gav, 1).any()
+        y = tf.linalg.triangular_solve(tf.placeholder_with_default(np.eye(4, dtype=f)[None, None].repeat(3, 0),
+                                                                   [None, None, 4, 4]), np.ones((1, 2, 4, 1), f))
+        assert y.shape.as_list() == [None, 2, 4, 1]
+        assert run(y).shape == (3, 2, 4, 1)
+        bad = tf.linalg.triangular_solve(tf.placeholder_with_default(np.eye(4, dtype=f)[None].repeat(3, 0), None),
+                                         np.ones((2, 4, 1), f))
+        assert "In[0] and In[1] must have compatible batch dimensions: [3,4,4] vs. [2,4,1]" in run_error(bad)
+        with pytest.raises(NotImplementedError, match="^matrix_solve_ls is currently disabled for complex128 and "
+                                                      "l2_regularizer != 0 due to poor accuracy.$"):
+            tf.linalg.lstsq(np.eye(3, dtype=np.complex128), np.eye(3, dtype=np.complex128), l2_regularizer=0.5)
+
+
+def test_matrix_2_norm_of_a_tensor_of_unknown_rank():
+    b = np.random.RandomState(0).randn(3, 4, 5).astype(np.float32)
+    with tf.Graph().as_default():
+        x = tf.placeholder_with_default(b, None)
+        for ax in ([1, 2], [0, 1], [-1, 0]):
+            t = tf.norm(x, ord=2, axis=ax)
+            k = tf.norm(x, ord=2, axis=ax, keepdims=True)
+            got, kept = run([t, k])
+            want = np.linalg.norm(np.moveaxis(b, [a % 3 for a in ax], [-2, -1]), 2, axis=(-2, -1))
+            np.testing.assert_allclose(got, want, rtol=1e-5)
+            assert kept.shape == tuple(1 if i in [a % 3 for a in ax] else n for i, n in enumerate(b.shape))

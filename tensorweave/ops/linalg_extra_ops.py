@@ -213,6 +213,9 @@ def matrix_solve_ls(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     # converts a Python rhs ("matrix_solve_ls/MatMul_1/b").
     matrix = convert_to_tensor(matrix, name="matrix")
     dt = matrix.dtype.base_dtype
+    if dt == _dtypes.complex128 and not (isinstance(l2_regularizer, (int, float)) and l2_regularizer == 0):
+        raise NotImplementedError("matrix_solve_ls is currently disabled for complex128 and l2_regularizer != 0 "
+                                  "due to poor accuracy.")
     with _name_scope(name, "matrix_solve_ls", [matrix, rhs, l2_regularizer]):
         if matrix.shape.ndims is not None and matrix.shape.ndims < 2:
             raise ValueError(f"Shape must be at least rank 2 but is rank {matrix.shape.ndims}")

@@ -20,7 +20,7 @@ from ..framework import registry
 from ..framework.constant_op import constant_value, convert_to_tensor
 from ..framework.graph import Tensor, get_default_graph
 from ..framework.graph import name_scope as _name_scope
-from ..framework.op_util import apply_op, make_bool
+from ..framework.op_util import apply_op, broadcast_shapes, make_bool
 from ..framework.tensor_shape import TensorShape, unknown_shape
 from . import array_ops, math_ops
 
@@ -86,9 +86,15 @@ def _det_shape(op):
 
 
 def _merge_batch(a, b):
+    """TF's Merge of the two batch shapes, with its messages."""
     if len(a) != len(b):
-        raise ValueError(f"Shapes must be equal rank, but are {len(a) + 2} and {len(b) + 2}")
-    return [_merge_dim(x, y) for x, y in zip(a, b)]
+        raise ValueError(f"Shapes must be equal rank, but are {len(a)} and {len(b)}")
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x is not None and y is not None and x != y:
+            text = lambda d: "[" + ",".join("?" if v is None else str(v) for v in d) + "]"  # noqa: E731
+            raise ValueError(f"Dimension {i} in both shapes must be equal, but are {x} and {y}. Shapes are "
+                             f"{text(a)} and {text(b)}.")
+    return [x if x is not None else y for x, y in zip(a, b)]
 
 
 def _solve_shape(op):
@@ -96,8 +102,20 @@ def _solve_shape(op):
     r = _rank2(op.inputs[1].shape)
     if m is None or r is None:
         return [unknown_shape()]
+    batch = _merge_batch(m[:-2], r[:-2])
     n = _merge_dim(m[-1], r[-2])
-    return [TensorShape(_merge_batch(m[:-2], r[:-2]) + [n, r[-1]])]
+    return [TensorShape(batch + [n, r[-1]])]
+
+
+def _triangular_solve_shape(op):
+    """MatrixTriangularSolve broadcasts the batch dimensions (TF's MatrixTriangularSolveShapeFn)."""
+    m = _square(op.inputs[0].shape)
+    r = _rank2(op.inputs[1].shape)
+    if m is None or r is None:
+        return [unknown_shape()]
+    batch = broadcast_shapes(TensorShape(m[:-2]), TensorShape(r[:-2])).as_list()
+    n = _merge_dim(m[-1], r[-2])
+    return [TensorShape(batch + [n, r[-1]])]
 
 
 registry.register_op("MatrixInverse", shape_fn=_square_shape)
@@ -105,7 +123,7 @@ registry.register_op("MatrixDeterminant", shape_fn=_det_shape)
 registry.register_op("LogMatrixDeterminant", shape_fn=_det_shape)
 registry.register_op("Cholesky", shape_fn=_square_shape)
 registry.register_op("MatrixSolve", shape_fn=_solve_shape)
-registry.register_op("MatrixTriangularSolve", shape_fn=_solve_shape)
+registry.register_op("MatrixTriangularSolve", shape_fn=_triangular_solve_shape)
 
 
 def _batch_diag_size(m, n):
@@ -183,6 +201,14 @@ def _matrix_triangular_solve_grad(op, grad):
     grad_b = matrix_triangular_solve(a, grad, lower=lower, adjoint=not adj)
     grad_a = -math_ops.matmul(c, grad_b, adjoint_b=True) if adj else -math_ops.matmul(grad_b, c, adjoint_b=True)
     grad_a = array_ops.matrix_band_part(grad_a, -1, 0) if lower else array_ops.matrix_band_part(grad_a, 0, -1)
+    b = op.inputs[1]
+    if a.shape.is_fully_defined() and b.shape.is_fully_defined() and a.shape[:-2] == b.shape[:-2]:
+        return [grad_a, grad_b]
+    # TF's un-broadcast of the batch dimensions
+    a_shape, b_shape = array_ops.shape(a), array_ops.shape(b)
+    ra, rb = math_ops.broadcast_gradient_args(a_shape[:-2], b_shape[:-2])
+    grad_a = array_ops.reshape(math_ops.reduce_sum(grad_a, axis=ra), a_shape)
+    grad_b = array_ops.reshape(math_ops.reduce_sum(grad_b, axis=rb), b_shape)
     return [grad_a, grad_b]
 
 
@@ -607,7 +633,16 @@ def _matrix_2_norm(tensor, axis):
     """The largest singular value over the two axes, kept as size-1 dims."""
     rank = tensor.shape.ndims
     if rank is None:
-        raise NotImplementedError("norm(ord=2) over a pair of axes needs a tensor of known rank")
+        # TF's permutation, computed when run: the two axes last, then back
+        from .array_misc_ops import invert_permutation, setdiff1d
+        from .array_range_ops import range as _range
+        r = array_ops.rank(tensor)
+        ax = convert_to_tensor(list(axis), dtype=_dtypes.int32)
+        pos = array_ops.where_v2(ax >= 0, ax, ax + r)
+        perm = array_ops.concat([setdiff1d(_range(r), pos)[0], pos], axis=0)
+        s = svd(array_ops.transpose(tensor, perm=perm), compute_uv=False)
+        top = array_ops.expand_dims(math_ops.reduce_max(math_ops.abs(s), axis=-1, keepdims=True), -1)
+        return array_ops.transpose(top, perm=invert_permutation(perm))
     pos = [a % rank for a in axis]
     perm = [i for i in range(rank) if i not in pos] + pos
     inv = list(np.argsort(perm))

@@ -14,6 +14,36 @@ def _invalid(msg):
     return errors.InvalidArgumentError(None, None, msg)
 
 
+_DT_ENUM = {"float16": "HALF", "float32": "FLOAT", "float64": "DOUBLE"}
+
+
+def attr_text(v):
+    """An attr value as TF's "No OpKernel" message prints it."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if hasattr(v, "as_numpy_dtype"):
+        return "DT_" + _DT_ENUM.get(v.name, v.name.upper())
+    return str(v)
+
+
+def no_half_kernel(*shown):
+    """For the ops TF 2.21 registers no float16 CPU kernel for: their float16 graphs build but fail
+    when run, with TF's message (its attrs in TF's order, `shown`)."""
+    def wrap(factory):
+        def make(op, ctx):
+            if op._get_attr("T").name == "float16":
+                attrs = ", ".join(f"{a}={attr_text(op._get_attr(a))}" for a in shown)
+                msg = (f"No OpKernel was registered to support Op '{op._type}' used by {{{{node {op.name}}}}} "
+                       f"with these attrs: [{attrs}]")
+
+                def unregistered(*args):
+                    raise _invalid(msg)
+                return unregistered
+            return factory(op, ctx)
+        return make
+    return wrap
+
+
 def _wide(x):
     return x.astype(np.float32) if x.dtype == np.float16 else x
 
@@ -132,6 +162,7 @@ def _exact_det_path(w):
 
 
 @register_kernel("MatrixDeterminant")
+@no_half_kernel("T")
 def _matrix_determinant(op, ctx):
     def matrix_determinant(a):
         w = _wide(a)
@@ -151,6 +182,7 @@ def _matrix_determinant(op, ctx):
 
 
 @register_kernel("LogMatrixDeterminant")
+@no_half_kernel("T")
 def _log_matrix_determinant(op, ctx):
     def log_matrix_determinant(a):
         w = _wide(a)
@@ -163,6 +195,7 @@ def _log_matrix_determinant(op, ctx):
 
 
 @register_kernel("Cholesky")
+@no_half_kernel("T")
 def _cholesky(op, ctx):
     def cholesky(a):
         w = _wide(a)
@@ -183,6 +216,10 @@ def _cholesky(op, ctx):
     return cholesky
 
 
+def _dbg(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
 def _check_batch(a, b):
     if a.shape[:-2] != b.shape[:-2] or a.shape[-1] != b.shape[-2]:
         raise _invalid(f"Incompatible shapes: matrix {list(a.shape)} and rhs {list(b.shape)} (batch dimensions "
@@ -190,6 +227,7 @@ def _check_batch(a, b):
 
 
 @register_kernel("MatrixSolve")
+@no_half_kernel("T", "adjoint")
 def _matrix_solve(op, ctx):
     adj = op._get_attr("adjoint")
 
@@ -206,11 +244,22 @@ def _matrix_solve(op, ctx):
 
 
 @register_kernel("MatrixTriangularSolve")
+@no_half_kernel("lower", "T", "adjoint")
 def _matrix_triangular_solve(op, ctx):
     lower, adj = op._get_attr("lower"), op._get_attr("adjoint")
 
     def matrix_triangular_solve(a, b):
-        _check_batch(a, b)
+        # the batch dimensions broadcast (TF's MatrixTriangularSolve)
+        try:
+            batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        except ValueError:
+            raise _invalid(f"In[0] and In[1] must have compatible batch dimensions: "
+                           f"{_dbg(a.shape)} vs. {_dbg(b.shape)}") from None
+        if a.shape[-1] != b.shape[-2]:
+            raise _invalid(f"In[0] mismatch In[1] shape: {a.shape[-1]} vs. {b.shape[-2]}: {_dbg(a.shape)} "
+                           f"{_dbg(b.shape)} 0 0")
+        a = np.broadcast_to(a, batch + a.shape[-2:])
+        b = np.broadcast_to(b, batch + b.shape[-2:])
         t = np.tril(a) if lower else np.triu(a)
         low = lower
         if adj:
@@ -242,6 +291,7 @@ def _qr(op, ctx):
 
 
 @register_kernel("Svd")
+@no_half_kernel("compute_uv", "T", "full_matrices")
 def _svd(op, ctx):
     full, uv = op._get_attr("full_matrices"), op._get_attr("compute_uv")
 
@@ -363,6 +413,7 @@ def _matrix_set_diag(op, ctx):
 # -- ops/linalg_extra_ops.py ----------------------------------------------------------------------
 
 @register_kernel("SelfAdjointEigV2")
+@no_half_kernel("T", "compute_v")
 def _self_adjoint_eig(op, ctx):
     compute_v = op._get_attr("compute_v")
     edt = op.outputs[0].dtype.as_numpy_dtype
@@ -379,6 +430,7 @@ def _self_adjoint_eig(op, ctx):
 
 
 @register_kernel("MatrixSolveLs")
+@no_half_kernel("fast", "T")
 def _matrix_solve_ls(op, ctx):
     fast = op._get_attr("fast")
 
@@ -406,6 +458,14 @@ def _matrix_solve_ls(op, ctx):
 
 @register_kernel("MatrixExponential")
 def _matrix_exponential(op, ctx):
+    if op._get_attr("T").name == "float16":
+        # TF's expm composite fails at its MatrixSolve, which has no float16 kernel
+        node = op.name.rsplit("/", 1)[0] + "/cond/MatrixSolve"
+
+        def unregistered(*args):
+            raise _invalid(f"No OpKernel was registered to support Op 'MatrixSolve' used by {{{{node {node}}}}} "
+                           f"with these attrs: [T=DT_HALF, adjoint=false]")
+        return unregistered
     try:
         from scipy.linalg import expm as _expm
     except ImportError:  # pragma: no cover - depends on the environment
@@ -519,6 +579,7 @@ def _matrix_sqrt(m):
 
 
 @register_kernel("MatrixSquareRoot")
+@no_half_kernel("T")
 def _matrix_square_root(op, ctx):
     def matrix_square_root(a):
         # computed in the input's precision, as TF does (its float32 roundings are closer to these)

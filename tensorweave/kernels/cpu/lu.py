@@ -4,6 +4,7 @@ import numpy as np
 
 from ...framework import errors
 from ..registry import register_kernel
+from .linalg import no_half_kernel
 
 
 def _lu_one(a):
@@ -25,6 +26,7 @@ def _lu_one(a):
 
 
 @register_kernel("Lu")
+@no_half_kernel("T", "output_idx_type")
 def _lu(op, ctx):
     idx = op._get_attr("output_idx_type").as_numpy_dtype
 
