@@ -172,3 +172,39 @@ def test_argmin_output_type_and_arg_input_lists():
     with pytest.raises(TypeError) as e:
         tf.argmin(tf.constant(["a"]), 0)
     assert str(e.value).endswith("uint32, uint64, qint8, quint8, qint32, qint16, quint16, bool")
+
+
+_ERFINV = {
+    ("erfinv", "float32"): ("08a3b13dcadbcd3e6da03c3e4445a33d3a6c0bbe047f873e5e7de3bdf8bd5f3ffa73a23feea756be5f10133fbbf"
+                            "5513dee35f83d95ac823ffde084bff9f075bf4d7ab9bf159b2e3f60a80a3fb3e84b3fbc5fb73f6dce173f1e0c8cbd0a1b"
+                            "0c3f", "c5e91440f51030409be247c00000000000000000ff30f43e3a808b3e"),
+    ("ndtri", "float32"): ("6837fb3d6190113f1361853e43e6e63d6f2c45bed99ebf3e0adc20bea4359e3f48bee53fe2c897bed7fa4f3fcd7"
+                           "6943dee822f3e1ccdb83f4cebbbbf22e8adbf0f2703c00cee763f7417443f782f903f37aa0140c5af563f8d0ec6bdaa2"
+                           "3463f", "c6975240cafe78407c598dc000000000000000005dab2c3fb748c53e"),
+    ("erfinv", "float64"): ("a43e79786034b63f1a93437c79bbd93fc5f15e120e94c73f14dade3ea868b43ffa458f47876dc1bfcce72c90e0"
+                            "efd03f2ddf8b92ab6fbcbf99acb677bff7eb3f", "e5cd0514319d024050ea01cb2d020640bc834919c0fc08c0d7832"
+                            "8821508433e00000000000000000ac024bb1f86de3fd45e48740770d13f"),
+    ("ndtri", "float64"): ("fc91d23dec66bf3feb7fef440c32e23f274888a922acd03fc80822f5c7dcbc3f86506dd48da5c8bf6cf62839db"
+                           "f3d73f950b1111811bc4bfef6c7ad0b4c6f33f", "06f9d2adff520a4082d191a3ee1f0f401b75de812fab11c02790cc"
+                           "d32aea4a3e0000000000000000498a52876b95e53f4fcc6c2c17a9d83f"),
+}
+
+
+@pytest.mark.parametrize("fn,dt", sorted(_ERFINV))
+def test_erfinv_ndtri_bits(fn, dt):
+    rng = np.random.RandomState(0)
+    v = np.concatenate([rng.uniform(-1, 1, 200), [0.999, 0.9999, -0.99999, 1e-8, -1e-30, 0.5, 0.3]])
+    x = v if fn == "erfinv" else (v + 1) / 2
+    got = _run(getattr(tf.math, fn)(tf.constant(x, getattr(tf, dt)))).tobytes().hex()
+    head, tail = _ERFINV[fn, dt]
+    assert got.startswith(head) and got.endswith(tail)
+    n = 8 if dt == "float32" else 16
+    assert len(head) >= n * 8
+
+
+@pytest.mark.parametrize("fn", ["erfinv", "ndtri"])
+def test_erfinv_ndtri_have_no_half_kernels(fn):
+    for dt in (tf.float16, tf.bfloat16):
+        tf.reset_default_graph()
+        with pytest.raises(tf.errors.InvalidArgumentError, match="No OpKernel was registered to support Op"):
+            _run(getattr(tf.math, fn)(tf.constant([0.5], dt)))

@@ -120,3 +120,93 @@ def _unary(fn):
 
 register_kernel("Lgamma")(_unary(lgamma))
 register_kernel("Digamma")(_unary(digamma))
+
+
+# -- ndtri: Eigen's generic_ndtri in float32 -----------------------------------------------------
+# Cephes' coefficients, Horner without FMA (eigen_math._polevl); the packets take Eigen's plog,
+# the scalar tail glibc's logf (numext::log); preciprocal is x86_approx's in the packets.
+_NDTRI_P0 = (-5.99633501014107895267e1, 9.80010754185999661536e1, -5.66762857469070293439e1,
+             1.39312609387279679503e1, -1.23916583867381258016e0)
+_NDTRI_Q0 = (1.0, 1.95448858338141759834e0, 4.67627912898881538453e0, 8.63602421390890590575e1,
+             -2.25462687854119370527e2, 2.00260212380060660359e2, -8.20372256168333339912e1,
+             1.59056225126211695515e1, -1.18331621121330003142e0)
+_NDTRI_P1 = (4.05544892305962419923e0, 3.15251094599893866154e1, 5.71628192246421288162e1,
+             4.40805073893200834700e1, 1.46849561928858024014e1, 2.18663306850790267539e0,
+             -1.40256079171354495875e-1, -3.50424626827848203418e-2, -8.57456785154685413611e-4)
+_NDTRI_Q1 = (1.0, 1.57799883256466749731e1, 4.53907635128879210584e1, 4.13172038254672030440e1,
+             1.50425385692907503408e1, 2.50464946208309415979e0, -1.42182922854787788574e-1,
+             -3.80806407691578277194e-2, -9.33259480895457427372e-4)
+_NDTRI_P2 = (3.23774891776946035970e0, 6.91522889068984211695e0, 3.93881025292474443415e0,
+             1.33303460815807542389e0, 2.01485389549179081538e-1, 1.23716634817820021358e-2,
+             3.01581553508235416007e-4, 2.65806974686737550832e-6, 6.23974539184983293730e-9)
+_NDTRI_Q2 = (1.0, 6.02427039364742014255e0, 3.67983563856160859403e0, 1.37702099489081330271e0,
+             2.16236993594496635890e-1, 1.34204006088543189037e-2, 3.28014464682127739104e-4,
+             2.89247864745380683936e-6, 6.79019408009981274425e-9)
+
+
+def _horner(x, coeffs):
+    """ppolevl without FMA in x's precision: c0*x + c1, then times x plus each next one."""
+    t = x.dtype.type
+    p = x * t(coeffs[0]) + t(coeffs[1])
+    for c in coeffs[2:]:
+        p = p * x + t(c)
+    return p
+
+
+def _ndtri(a, log, recip=None):
+    """generic_ndtri on a float32 or float64 array."""
+    f = a.dtype.type
+    poly = _horner
+    with np.errstate(all="ignore"):
+        exp_neg_two = f(0.13533528323661269189)
+        flip = a <= f(1) - exp_neg_two
+        b = np.where(flip, a, f(1) - a)
+        c = b - f(0.5)
+        c2 = c * c
+        gt = (c + c * (c2 * (poly(c2, _NDTRI_P0) / poly(c2, _NDTRI_Q0)))) * f(2.50662827463100050242e0)
+        x = np.sqrt(f(-2) * log(b))
+        x0 = x - log(x) / x
+        z = recip(x) if recip is not None else f(1) / x     # preciprocal: rcpps + Newton in packets
+        x1 = z * np.where(x < f(8), poly(z, _NDTRI_P1) / poly(z, _NDTRI_Q1),
+                          poly(z, _NDTRI_P2) / poly(z, _NDTRI_Q2))
+        lt = np.where(flip, -(x0 - x1), x0 - x1)
+        out = np.where(exp_neg_two < b, gt, lt)
+        return np.where(a == 0, f(-np.inf), np.where(a == 1, f(np.inf), out)).astype(f)
+
+
+def _ndtri32(a, log, recip=None):
+    return _ndtri(np.asarray(a, np.float32), log, recip)
+
+
+def ndtri64(x):
+    """TF's float64 Ndtri kernel: the scalar generic_ndtri with glibc's log on every element
+    (no double packets; measured on TF 2.21)."""
+    return _ndtri(np.asarray(x, np.float64), eigen_math.glibc_log)
+
+
+def erfinv64(x):
+    """TF's float64 Erfinv kernel."""
+    half, sqrt_half = np.float64(0.5), np.float64(np.sqrt(0.5))
+    with np.errstate(all="ignore"):
+        return ndtri64(np.asarray(x, np.float64) * half + half) * sqrt_half
+
+
+def _packet_recip():
+    from . import x86_approx
+    return x86_approx.reciprocal_packets if x86_approx.available() else None
+
+
+def ndtri32(x):
+    """TF's float32 Ndtri kernel."""
+    recip = _packet_recip()
+    return eigen_math.packet_then_scalar(lambda v: _ndtri32(v, eigen_math.plog, recip),
+                                         lambda v: _ndtri32(v, eigen_math.glibc_logf), x)
+
+
+def erfinv32(x):
+    """TF's float32 Erfinv kernel: ndtri(0.5 * x + 0.5) * M_SQRT1_2 (scalar_erfinv_op)."""
+    half, sqrt_half = np.float32(0.5), np.float32(np.sqrt(0.5))
+
+    def run(log, recip=None):
+        return lambda v: _ndtri32(v * half + half, log, recip) * sqrt_half
+    return eigen_math.packet_then_scalar(run(eigen_math.plog, _packet_recip()), run(eigen_math.glibc_logf), x)

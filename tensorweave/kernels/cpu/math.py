@@ -1363,8 +1363,37 @@ def _erfc_kernel(op, ctx):
             return fast(x)
         return erfc32
     return _erfc_any(op, ctx)
-_elementwise("Erfinv", _special("erfinv"))
-_elementwise("Ndtri", _special("ndtri"))
+_ndtri_wide = _elementwise_kernel("Ndtri", _special("ndtri"))
+
+
+@register_kernel("Ndtri")
+def _ndtri_kernel(op, ctx):
+    dt = op._outputs[0]._dtype.as_numpy_dtype
+    if dt not in (np.float32, np.float64):
+        return no_kernel(op)   # TF registers Ndtri and Erfinv for float and double only
+    if ctx.xp is np:
+        from .eigen_special import ndtri32, ndtri64
+        return ndtri32 if dt is np.float32 else ndtri64
+    return _ndtri_wide(op, ctx)
+
+
+@register_kernel("Erfinv")
+def _erfinv_kernel(op, ctx):
+    dt = op._outputs[0]._dtype.as_numpy_dtype
+    if dt not in (np.float32, np.float64):
+        return no_kernel(op)
+    if ctx.xp is np:
+        from .eigen_special import erfinv32, erfinv64
+        return erfinv32 if dt is np.float32 else erfinv64
+    ndtri = _ndtri_wide(op, ctx)
+    half, sqrt_half = dt(0.5), dt(np.sqrt(0.5))
+
+    def erfinv(x):
+        # TF's scalar_erfinv_op: ndtri(0.5 * x + 0.5) * M_SQRT1_2, each step in x's precision
+        # (erfinv(0.999) is 2.3267682 in float32; the exact value rounds to 2.3267553)
+        with np.errstate(all="ignore"):
+            return np.asarray(ndtri(np.asarray(x, dt) * half + half) * sqrt_half, dt)
+    return erfinv
 
 
 def _glibc_float64(op_type, name, other):
