@@ -208,3 +208,18 @@ def test_erfinv_ndtri_have_no_half_kernels(fn):
         tf.reset_default_graph()
         with pytest.raises(tf.errors.InvalidArgumentError, match="No OpKernel was registered to support Op"):
             _run(getattr(tf.math, fn)(tf.constant([0.5], dt)))
+
+
+def test_igamma_domain_errors_are_nan():
+    a = tf.constant([0., -1., 1., 1., 0., 2., np.nan])
+    x = tf.constant([1., 1., -1., 0., 0., np.inf, 1.])
+    lo, hi = _run([tf.math.igamma(a, x), tf.math.igammac(a, x)])
+    assert lo.tobytes().hex() == "0000c07f0000c07f0000c07f00000000000000000000803f0000c07f"
+    np.testing.assert_array_equal(np.isnan(hi), [True, True, True, False, True, False, True])
+
+
+def test_complex_mismatched_parts_message():
+    with pytest.raises(TypeError) as e:
+        tf.complex(tf.constant([1.]), tf.constant([1.], tf.float64))
+    assert str(e.value) == ("The `real` and `imag` components have incorrect types: float32 float64. They must be "
+                            "consistent, and one of [tf.float32, tf.float64]")

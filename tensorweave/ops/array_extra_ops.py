@@ -692,12 +692,9 @@ def complex(real, imag, name=None):  # noqa: A001
         real = _to_tensor(real, name="real")
         imag = _to_tensor(imag, name="imag")
         rt, it = _base(real), _base(imag)
-        if rt is not it:
-            raise TypeError(f"Input 'imag' of 'Complex' Op has type {it.name} that does not match type "
-                            f"{rt.name} of argument 'real'.")
-        if rt is _dtypes.float64:
+        if rt is _dtypes.float64 and it is rt:
             out = _dtypes.complex128
-        elif rt is _dtypes.float32:
+        elif rt is _dtypes.float32 and it is rt:
             out = _dtypes.complex64
         else:
             raise TypeError(f"The `real` and `imag` components have incorrect types: {rt.name} {it.name}. "

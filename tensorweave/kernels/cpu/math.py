@@ -1419,8 +1419,17 @@ for _t, _f in [("Tan", np.tan), ("Sinh", np.sinh), ("Cosh", np.cosh)]:
     _glibc_float64(_t, _f.__name__, lambda op, ctx, _f=_f: getattr(ctx.xp, _f.__name__, _f))
 _glibc_float64("Acosh", "acosh", _elementwise_kernel("Acosh", np.arccosh))
 _glibc_float64("Asinh", "asinh", _elementwise_kernel("Asinh", np.arcsinh))
-_elementwise("Igamma", _special("gammainc"))
-_elementwise("Igammac", _special("gammaincc"))
+def _igamma_domain(fn, at_x0=None):
+    """Eigen's igamma/igammac: NaN for a <= 0 or x < 0 (SciPy takes the a = 0 limit); igamma
+    checks x == 0 (giving 0) before that."""
+    def f(a, x):
+        out = np.where((a <= 0) | (x < 0), np.nan, fn(a, x))
+        return out if at_x0 is None else np.where(x == 0, at_x0, out)
+    return f
+
+
+_elementwise("Igamma", _igamma_domain(_special("gammainc"), 0.0))
+_elementwise("Igammac", _igamma_domain(_special("gammaincc")))
 _elementwise("Zeta", _special("zeta"))
 _elementwise("Betainc", _special("betainc"))
 
