@@ -180,13 +180,14 @@ def _im2col_into(cols, xp_, kh, kw, oh, ow, strides, dilations):
     return cols.reshape(n * oh * ow, kh * kw * c)
 
 
-def _im2col_tap_major(colsT, xp_, kh, kw, oh, ow, strides, dilations):
+def _im2col_tap_major(colsT, xp_, kh, kw, oh, ow, strides, dilations, kw_outer=False):
     """Fill `colsT` (KH, KW, C, N, OH, OW) with the patches of padded `xp_`, tap by tap; returns
     the 2-D (KH*KW*C, N*OH*OW) view. For images with few channels this copies runs of a whole
-    output row, where the patch-major layout copies runs of only KW*C values."""
+    output row, where the patch-major layout copies runs of only KW*C values. With `kw_outer`
+    the taps are laid out (KW, KH, C) instead (the weights' rows must follow)."""
     n, c = xp_.shape[0], xp_.shape[3]
     for a, b, (rs, cs) in _taps(kh, kw, oh, ow, strides, dilations):
-        np.copyto(colsT[a, b], xp_[:, rs, cs, :].transpose(3, 0, 1, 2))
+        np.copyto(colsT[b, a] if kw_outer else colsT[a, b], xp_[:, rs, cs, :].transpose(3, 0, 1, 2))
     return colsT.reshape(kh * kw * c, n * oh * ow)
 
 
@@ -318,20 +319,33 @@ def conv2d_nhwc(x, w, strides, dilations, padding, explicit, pool=scratch, post=
         if post is not None:
             post(out)
         return out.reshape(n, oh, ow, co)
+    if x.dtype == w.dtype == np.float32 and n * oh * ow * co * w2.shape[0] <= EXACT_MAX_MACS:
+        xp_, _ = pad_nhwc(x, ph, pw)
+        out = _onednn_order_conv(xp_, w, oh, ow, strides, dilations,
+                                 kw_outer=c == 1 and n > 1 and not _no_padding(ph, pw))
+        if post is not None:
+            post(out.reshape(-1, co))
+        return out
     out = np.empty((n, oh, ow, co), np.result_type(x, w))
     xp_, pbuf = pad_nhwc(x, ph, pw, pool=pool)
     xp_ = np.ascontiguousarray(xp_)
     rows, k = oh * ow, w2.shape[0]
     out2 = out.reshape(-1, co)
     tap_major = _tap_major(c, strides)
+    # One input channel, a batch and padding: oneDNN (TF) adds the taps column by column
+    # (_onednn_order_conv); BLAS's short-K kernels add in k order, so lay k out that way.
+    kw_outer = tap_major and c == 1 and n > 1 and not _no_padding(ph, pw)
+    if kw_outer:
+        w2 = np.ascontiguousarray(w.transpose(1, 0, 2, 3)).reshape(k, co)
 
     def run(chunks):
         size = max(i1 - i0 for i0, i1 in chunks)
         if tap_major:
             flat, cbuf = pool.acquire((k * size * rows,), xp_.dtype)
             for i0, i1 in chunks:
-                colsT = flat[:k * (i1 - i0) * rows].reshape(kh, kw, c, i1 - i0, oh, ow)
-                cT = _im2col_tap_major(colsT, xp_[i0:i1], kh, kw, oh, ow, strides, dilations)
+                shape = (kw, kh) if kw_outer else (kh, kw)
+                colsT = flat[:k * (i1 - i0) * rows].reshape(*shape, c, i1 - i0, oh, ow)
+                cT = _im2col_tap_major(colsT, xp_[i0:i1], kh, kw, oh, ow, strides, dilations, kw_outer)
                 np.matmul(cT.T, w2, out=out2[i0 * rows:i1 * rows])
                 if post is not None:
                     post(out2[i0 * rows:i1 * rows])
@@ -349,6 +363,36 @@ def conv2d_nhwc(x, w, strides, dilations, padding, explicit, pool=scratch, post=
     if pbuf is not None:
         pool.release(pbuf)
     return out
+
+
+# Small float32 convolutions add their products in the order of TF's oneDNN kernel, so printed
+# values match TF's digits: a running fused multiply-add over the kernel taps, row by row, column
+# by column, channel by channel (measured on TF 2.21); with one input channel, a batch of two or
+# more and real padding, oneDNN's kernel takes the columns outermost. The emulation costs a
+# float64 pass per tap, so it stops at 2^18 multiply-adds (well under a millisecond); bigger
+# convolutions keep BLAS, whose blocked sums round differently in the last bit.
+EXACT_MAX_MACS = 1 << 18
+
+
+def _onednn_order_conv(xp_, w, oh, ow, strides, dilations, kw_outer):
+    """The convolution of padded NHWC float32 `xp_` by `w`, each output a running FMA from 0
+    over the taps (kh, kw, ci) (kw outermost with `kw_outer`); the product of two float32s is
+    exact in float64, so each step rounds once, as the FMA does."""
+    kh, kw, ci, co = w.shape
+    n = xp_.shape[0]
+    acc = np.zeros((n, oh, ow, co), np.float64)
+    wd = w.astype(np.float64)
+    taps = [(a, b) for b in range(kw) for a in range(kh)] if kw_outer else \
+        [(a, b) for a in range(kh) for b in range(kw)]
+    sh, sw = strides
+    dh, dw = dilations
+    for a, b in taps:
+        slab = xp_[:, a * dh:a * dh + (oh - 1) * sh + 1:sh, b * dw:b * dw + (ow - 1) * sw + 1:sw, :]
+        slab = slab.astype(np.float64)
+        for c in range(ci):
+            acc += slab[..., c, None] * wd[a, b, c]
+            acc = acc.astype(np.float32).astype(np.float64)
+    return acc.astype(np.float32)
 
 
 @register_kernel("Conv2D")

@@ -29,4 +29,4 @@ with tf.Session() as s:
         print(i, np.round(l, 4))
     print(np.round(s.run(total, {x: X, y: Y, training: False}), 4))
     print(np.round(s.run(acc_up, {x: X, y: Y, training: False}), 4))
-    for v in tf.global_variables(): print(v.name, np.round(s.run(v).ravel()[:3], 4))
+    for v in tf.global_variables(): print(v.name, np.round(s.run(v).ravel()[:3], 4) + 0.0)  # (+0.0: the sign of a rounded-away 1e-9 is noise)
