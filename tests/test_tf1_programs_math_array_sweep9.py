@@ -223,3 +223,8 @@ def test_complex_mismatched_parts_message():
         tf.complex(tf.constant([1.]), tf.constant([1.], tf.float64))
     assert str(e.value) == ("The `real` and `imag` components have incorrect types: float32 float64. They must be "
                             "consistent, and one of [tf.float32, tf.float64]")
+
+
+def test_gather_batch_dims_above_indices_rank():
+    with pytest.raises(ValueError, match="Shape must be at least rank 2 but is rank 1"):
+        tf.gather(tf.constant(np.zeros((2, 3, 4), np.float32)), tf.constant([0, 1]), batch_dims=2)

@@ -32,6 +32,8 @@ def _gather_shape(op):
     axis %= n
     if bd < 0:
         bd += i.ndims
+    if i.ndims < bd:
+        raise ValueError(f"Shape must be at least rank {bd} but is rank {i.ndims}")
     if bd > axis:
         raise ValueError(f"batch_dims ({bd}) must be less than or equal to axis ({axis}).")
     pd, id_ = p.as_list(), i.as_list()
