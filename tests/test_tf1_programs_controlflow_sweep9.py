@@ -262,3 +262,39 @@ def test_second_derivatives_through_tensor_arrays():
         ta = tf.TensorArray(tf.float32, size=2).write(0, s * s).write(1, s)
         g = tf.gradients(tf.reduce_sum(ta.stack() ** 2), s)[0]
         assert run([g] + tf.gradients(g, s)) == [6.0, 14.0]
+
+
+# -- while_loop shape invariants; TensorArray static shapes --------------------------------------
+
+def test_while_loop_none_shape_invariant_keeps_the_variables_shape():
+    with tf.Graph().as_default():
+        r = tf.while_loop(lambda i, m: i < 3, lambda i, m: [i + 1, m], loop_vars=[tf.constant(0), tf.ones([2, 2])],
+                          shape_invariants=[None, None])
+        assert [t.shape.as_list() for t in r] == [[], [2, 2]]
+
+
+def test_tensor_array_gather_shape_uses_the_creation_element_shape():
+    with tf.Graph().as_default():
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True, element_shape=[2], clear_after_read=False)
+        _, ta = tf.while_loop(lambda i, ta: i < 3, lambda i, ta: (i + 1, ta.write(i, tf.ones([2]))), (0, ta))
+        assert ta.gather([2, 0]).shape.as_list() == [2, 2]
+        assert ta.stack().shape.as_list() == [None, 2]
+        inferred = tf.TensorArray(tf.float32, size=2).write(0, [1., 2.]).write(1, [3., 4.])
+        assert inferred.gather([1]).shape.as_list() == [None, 2]
+
+
+def test_tensor_array_identity_is_an_identity_of_the_flow():
+    with tf.Graph().as_default():
+        ta = tf.TensorArray(tf.float32, size=2).write(0, [1.]).write(1, [2.])
+        t2 = ta.identity()
+        assert t2.flow.op.type == "Identity" and t2.element_shape.as_list() == [1]
+        np.testing.assert_array_equal(run(t2.stack()), [[1.], [2.]])
+
+
+def test_reading_an_unwritten_element_clears_it():
+    with tf.Graph().as_default():
+        ta = tf.TensorArray(tf.float32, size=2, element_shape=[2])
+        r = ta.read(0)
+        with tf.control_dependencies([r]):
+            s = ta.stack()
+        assert "Could not read index 0 twice because it was cleared after a previous read" in _run_error_text(s)

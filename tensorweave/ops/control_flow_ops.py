@@ -438,9 +438,11 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         if shape_invariants is not None:
             if _fg.is_sequence(loop_vars):
                 _nest.assert_same_structure(loop_vars, shape_invariants)
-                invariants = [as_shape(s) for s in _fg.flatten(shape_invariants)]
+                invariants = _fg.flatten(shape_invariants)
             else:
-                invariants = [as_shape(shape_invariants)]
+                invariants = [shape_invariants]
+            # (As TF: a None invariant keeps the variable's own shape.)
+            invariants = [t.shape if s is None else as_shape(s) for t, s in zip(flat_t, invariants)]
             for t, s in zip(flat_t, invariants):
                 if not s.is_compatible_with(t.shape) or (t.shape.ndims is not None and s.ndims is not None
                                                          and not t.shape.is_compatible_with(s)):

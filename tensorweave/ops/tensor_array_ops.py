@@ -173,6 +173,7 @@ class TensorArray:
         self._dynamic_size = bool(dynamic_size)
         self._infer_shape = infer_shape
         self._element_shape = [as_shape(element_shape) if element_shape is not None else unknown_shape()]
+        self._handle_shape = self._element_shape[0]  # the element shape given at creation
         self._static_size = None
         self._size = None       # TF's _size: the size argument as given, when the size is fixed
         if handle is not None or flow is not None:
@@ -211,6 +212,7 @@ class TensorArray:
         ta._dynamic_size = proto._dynamic_size
         ta._infer_shape = proto._infer_shape
         ta._element_shape = proto._element_shape
+        ta._handle_shape = getattr(proto, "_handle_shape", unknown_shape())
         ta._static_size = getattr(proto, "_static_size", None)
         ta._size = getattr(proto, "_size", None)
         ta._flow = flow
@@ -244,7 +246,8 @@ class TensorArray:
         return convert_to_tensor(value, preferred_dtype=self._dtype, name="value")
 
     def identity(self):
-        return self._with_flow(apply_op("TensorArrayIdentity", [self._flow], [_dtypes.float32], "Identity"))
+        from . import array_ops
+        return self._with_flow(array_ops.identity(self._flow))  # as TF: an Identity of the flow
 
     def write(self, index, value, name=None):
         with name_scope(name, "TensorArrayWrite", [self._flow, index, value]):
@@ -263,12 +266,14 @@ class TensorArray:
             return value
 
     def gather(self, indices, name=None):
-        # TF's op is named TensorArrayGatherV3 (no scope); its leading dimension is unknown
-        # whatever the indices' length.
+        # TF's op is named TensorArrayGatherV3 (no scope). Its shape function knows only the
+        # element shape given at creation (the handle's): with it, the indices' length leads.
         with name_scope(name, "TensorArrayGatherV3", [self._flow, indices]) as scope:
             indices = convert_to_tensor(indices, dtype=_dtypes.int32, name="indices")
             shape = TensorShape([None]).concatenate(self.element_shape) if self.element_shape.ndims is not None \
                 else unknown_shape()
+            if self._handle_shape.ndims is not None and indices.shape.ndims == 1:
+                shape = shape.merge_with(indices.shape.concatenate(self._handle_shape))
             value = apply_op("TensorArrayGatherV3", [self._flow, indices], [self._dtype], scope,
                              attrs={"dtype": self._dtype, "element_shape": self.element_shape})
             value.set_shape(shape)
@@ -353,7 +358,7 @@ def _static_size(flow):
     from ..framework.constant_op import constant_value
     op = flow.op
     seen = 0
-    while op.type in ("TensorArrayWriteV3", "TensorArrayScatterV3", "TensorArrayIdentity") and seen < 10000:
+    while op.type in ("TensorArrayWriteV3", "TensorArrayScatterV3", "TensorArrayIdentity", "Identity") and seen < 10000:
         op = op.inputs[0].op
         seen += 1
     if op.type == "TensorArrayV3" and not op._get_attr("dynamic_size"):

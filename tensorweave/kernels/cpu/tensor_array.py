@@ -131,9 +131,9 @@ def _read_one(ta, i, reread=False):
                              "be written.  If you set the full element_shape property on the forward "
                              "TensorArray, the proper all-zeros tensor will be returned instead of incurring "
                              "this error.")
-        return np.zeros(full, ta.np_dtype)
+        v = np.zeros(full, ta.np_dtype)
     if ta.clear_after_read:
-        ta.cleared.add(i)
+        ta.cleared.add(i)  # (as TF: an unwritten element read as zeros is cleared too)
     return np.asarray(v)
 
 
