@@ -228,3 +228,18 @@ def test_complex_mismatched_parts_message():
 def test_gather_batch_dims_above_indices_rank():
     with pytest.raises(ValueError, match="Shape must be at least rank 2 but is rank 1"):
         tf.gather(tf.constant(np.zeros((2, 3, 4), np.float32)), tf.constant([0, 1]), batch_dims=2)
+
+
+def test_range_has_no_uint8():
+    with pytest.raises(TypeError, match="'start' has DataType uint8 not in list of allowed values: bfloat16, "
+                                        "float16, float32, float64, int8, int16, int32, int64, uint16, uint32, uint64"):
+        tf.range(3, dtype=tf.uint8)
+    assert tf.range(3, dtype=tf.int8).dtype == tf.int8
+
+
+def test_split_unknown_sizes_message_shows_the_tensor():
+    sizes = tf.placeholder(tf.int32, [None])
+    with pytest.raises(ValueError) as e:
+        tf.split(tf.placeholder(tf.float32, [None, 6]), sizes, axis=1)
+    assert str(e.value) == f"Cannot infer argument `num` from shape {sizes}"
+    assert str(sizes) == 'Tensor("Placeholder_1:0", shape=(?,), dtype=int32)'

@@ -393,7 +393,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     sizes = _index_tensor(num_or_size_splits, None, "size_splits", "SplitV")
     if num is None:
         if sizes.shape.ndims != 1 or sizes.shape[0].value is None:
-            raise ValueError(f"Cannot infer argument `num` from shape {sizes.shape}")
+            raise ValueError(f"Cannot infer argument `num` from shape {num_or_size_splits}")
         num = sizes.shape[0].value
     with g.name_scope(name) as scope:
         value = _to_tensor(value, name="value")

@@ -91,8 +91,15 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):
                     # TF's range asserts this (a bare AssertionError)
                     raise AssertionError()
             dt = max((_base(a) for a in args), key=_RANGE_ORDER.index)
+        if dt.name not in _RANGE_TYPES:
+            raise TypeError(f"Value passed to parameter 'start' has DataType {dt.name} not in list of allowed "
+                            f"values: {', '.join(_RANGE_TYPES)}")
         args = [_cast(a, dt) for a in args]
         return apply_op("Range", args, [dt], scope, attrs={"Tidx": dt})
+
+
+_RANGE_TYPES = ("bfloat16", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint16",
+                "uint32", "uint64")   # (Range's Tidx: no uint8)
 
 
 def _linspace_shape(op):
