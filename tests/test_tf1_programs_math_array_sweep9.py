@@ -242,4 +242,4 @@ def test_split_unknown_sizes_message_shows_the_tensor():
     with pytest.raises(ValueError) as e:
         tf.split(tf.placeholder(tf.float32, [None, 6]), sizes, axis=1)
     assert str(e.value) == f"Cannot infer argument `num` from shape {sizes}"
-    assert str(sizes) == 'Tensor("Placeholder_1:0", shape=(?,), dtype=int32)'
+    assert str(sizes) == 'Tensor("Placeholder:0", shape=(?,), dtype=int32)'
