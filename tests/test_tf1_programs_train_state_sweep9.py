@@ -265,3 +265,40 @@ def test_initialized_value_makes_the_is_variable_initialized_op():
         with tf.Session() as s:
             s.run(tf.variables_initializer([w]))
             assert s.run(w).tolist() == [2.0, 4.0]
+
+
+def test_partitioned_variables_follow_use_resource_and_save_and_restore(tmp_path):
+    with tf.Graph().as_default():
+        with tf.variable_scope("s", use_resource=True):
+            p = tf.get_variable("p", [5, 2], initializer=tf.random_uniform_initializer(seed=1),
+                                partitioner=tf.fixed_size_partitioner(2))
+        assert [x.name for x in p] == ["s/p/part_0:0", "s/p/part_1:0"]
+        assert all(getattr(x, "_is_resource_variable", False) for x in p)
+        assert p._variable_list[0].dtype == tf.float32       # (not float32_ref)
+        sv = tf.train.Saver()
+        e = tf.nn.embedding_lookup(p, [0, 4])
+        # TF: a ResourceGather per shard, named "Gather"
+        types = {op.name: op.type for op in tf.get_default_graph().get_operations()}
+        assert types["embedding_lookup/Gather"] == types["embedding_lookup/Gather_1"] == "ResourceGather"
+        opt = tf.train.AdagradOptimizer(0.5)
+        t = opt.minimize(tf.reduce_sum(e * e))
+        with pytest.raises(AttributeError) as err:
+            opt.get_slot(p, "accumulator")
+        assert "'PartitionedVariable' object has no attribute '_unique_id'" in str(err.value)
+        with tf.Session() as s:
+            s.run(tf.global_variables_initializer())
+            s.run(t)
+            path = sv.save(s, str(tmp_path / "m"))
+            assert tf.train.list_variables(path) == [("s/p", [5, 2])]
+            want = s.run(p.as_tensor()).tobytes().hex()
+            s.run(tf.global_variables_initializer())
+            sv.restore(s, path)
+            assert s.run(p.as_tensor()).tobytes().hex() == want
+            path2 = tf.train.Saver({"emb": p}).save(s, str(tmp_path / "m2"))
+            assert tf.train.list_variables(path2) == [("emb", [5, 2])]
+    with tf.Graph().as_default():
+        with tf.variable_scope("s", use_resource=True):
+            p = tf.get_variable("p", [5, 2], partitioner=tf.fixed_size_partitioner(3))
+        with tf.Session() as s:
+            tf.train.Saver([p]).restore(s, path)
+            assert s.run(p.as_tensor()).tobytes().hex() == want

@@ -192,12 +192,12 @@ class _VarStore:
                     return self._get_partitioned_variable(name, partitioner, shape, dtype, initializer,
                                                           regularizer, reuse, trainable, collections,
                                                           caching_device, validate_shape, constraint,
-                                                          synchronization, aggregation)
+                                                          synchronization, aggregation, use_resource)
             if reuse is True and partitioner is None and name in self._store.partitioned_vars:
                 return self._get_partitioned_variable(name, None, shape, dtype, initializer, regularizer,
                                                       reuse, trainable, collections, caching_device,
                                                       validate_shape, constraint, synchronization,
-                                                      aggregation)
+                                                      aggregation, use_resource)
             if f"{name}/part_0" in self._store.vars:
                 raise ValueError(f"No partitioner was provided, but a partitioned version of the variable "
                                  f"was found: {name}/part_0. Perhaps a variable of the same name was "
@@ -234,7 +234,7 @@ class _VarStore:
 
     def _get_partitioned_variable(self, name, partitioner, shape, dtype, initializer, regularizer, reuse,
                                   trainable, collections, caching_device, validate_shape, constraint,
-                                  synchronization, aggregation):
+                                  synchronization, aggregation, use_resource=None):
         """TF's _get_partitioned_variable: shards "<name>/part_<i>" (ops/partitioned_variables.py)."""
         from ..framework.graph import Tensor
         from . import array_ops
@@ -299,7 +299,8 @@ class _VarStore:
             with g.name_scope(""):
                 var = self._get_single_variable(var_full_name, init_shape, part_dtype, init, regularizer, reuse,
                                                 trainable, collections, caching_device, validate_shape,
-                                                constraint, synchronization, aggregation, partition_info=info)
+                                                constraint, synchronization, aggregation, partition_info=info,
+                                                use_resource=use_resource)
             var._save_slice_info = pv.SaveSliceInfo(name, shape.as_list(), var_offset, var_shape)
             vs.append(var)
         result = pv.PartitionedVariable(name=name, shape=shape, dtype=dtype, variable_list=vs,

@@ -33,7 +33,9 @@ def _is_variable(v):
 
 
 def _var_key(var):
-    return (var.op.graph, var.op.name)
+    if hasattr(var, "op"):
+        return (var.op.graph, var.op.name)
+    return var._unique_id       # (TF's fallback: an AttributeError naming it for a PartitionedVariable)
 
 
 def _cast(x, dtype):

@@ -121,7 +121,7 @@ class _SlicedRef:
 
     def value(self):
         from ..ops import array_ops
-        refs = [r for r, _ in self.parts]
+        refs = [r.value() if isinstance(r, _ResourceRef) else r for r, _ in self.parts]
         if len(refs) == 1:
             return refs[0]
         return array_ops.concat(refs, self.axis)
@@ -132,7 +132,10 @@ class _SlicedRef:
         for ref, info in self.parts:
             with graph.device(_device_of(ref) or None):
                 piece = array_ops.slice(value, list(info.var_offset), list(info.var_shape))
-                out.append(state_ops.assign(ref, piece, validate_shape=True))
+                if isinstance(ref, _ResourceRef):       # (shards of a resource variable)
+                    out.extend(ref.assign(piece, graph))
+                else:
+                    out.append(state_ops.assign(ref, piece, validate_shape=True))
         return out
 
 
@@ -247,7 +250,7 @@ def _expand_partitioned_dict(var_list):
     out = {}
     for key, var in var_list.items():
         if isinstance(var, PartitionedVariable):
-            parts = [(p._ref(), p._save_slice_info) for p in var]
+            parts = [(_var_ref(p), p._save_slice_info) for p in var]
             sliced = _SlicedRef(parts)
             if sliced.tiles():
                 out[key] = sliced
