@@ -390,7 +390,9 @@ def _rsqrt_grad(op, ctx):
     c = op._inputs[0]._dtype.base_dtype.as_numpy_dtype(-0.5)
 
     def rsqrt_grad(y, dy):
-        return dy * (c * y * y * y)
+        if np.iscomplexobj(y):
+            return dy * (c * y * y * y)
+        return c * ((dy * y) * (y * y))     # TF's order (Eigen's scalar_rsqrt_gradient_op)
     return rsqrt_grad
 
 
