@@ -302,3 +302,12 @@ def test_partitioned_variables_follow_use_resource_and_save_and_restore(tmp_path
         with tf.Session() as s:
             tf.train.Saver([p]).restore(s, path)
             assert s.run(p.as_tensor()).tobytes().hex() == want
+
+
+def test_piecewise_constant_without_boundaries_is_tfs_index_error():
+    with tf.Graph().as_default():
+        gs = tf.train.get_or_create_global_step()
+        with pytest.raises(IndexError, match="list index out of range"):
+            tf.train.piecewise_constant(gs, [], [1.0])
+        p = tf.train.piecewise_constant(gs, [5], [1.0, 0.5])
+        assert p.name == "PiecewiseConstant_1/case/cond/Merge:0"

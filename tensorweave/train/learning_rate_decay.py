@@ -216,16 +216,15 @@ def piecewise_constant(x, boundaries, values, name=None):
     if len(boundaries) != len(values) - 1:
         raise ValueError("The length of boundaries should be 1 less than the length of values")
     with name_scope(name, "PiecewiseConstant"):
+        if not boundaries:
+            # (TF's first case compares x with boundaries[0])
+            raise IndexError("list index out of range")
         # The number of boundaries strictly below x picks the value: x <= b[0] -> values[0], ...
         count = None
         for b in boundaries:
             above = m.cast(m.greater(x_recomp, b), _dtypes.int32)
             count = above if count is None else m.add(count, above)
-        stacked = array_ops.stack(values)
-        if count is None:
-            picked = values[0]
-        else:
-            picked = array_ops.gather(stacked, count)
+        picked = array_ops.gather(array_ops.stack(values), count)
         # TF builds this with tf.case; its result is named "<scope>/case/cond/Merge".
         with name_scope("case"), name_scope("cond"):
             return array_ops.identity(picked, name="Merge")
