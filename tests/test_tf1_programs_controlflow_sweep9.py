@@ -298,3 +298,38 @@ def test_reading_an_unwritten_element_clears_it():
         with tf.control_dependencies([r]):
             s = ta.stack()
         assert "Could not read index 0 twice because it was cleared after a previous read" in _run_error_text(s)
+
+
+def test_while_loop_parallel_iterations_must_be_an_int():
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match=r"^'parallel_iterations' must be a positive integer: 2\.5$"):
+            tf.while_loop(lambda i: i < 3, lambda i: i + 1, [tf.constant(0)], parallel_iterations=2.5)
+
+
+# -- SparseTensors through cond and while_loop ---------------------------------------------------
+
+def test_cond_returns_sparse_tensors():
+    with tf.Graph().as_default():
+        sp = tf.SparseTensor([[0, 0]], [1.0], [2, 2])
+        y = tf.cond(tf.constant(True), lambda: sp, lambda: tf.SparseTensor([[1, 1]], [5.0], [2, 2]))
+        assert isinstance(y, tf.SparseTensor)
+        assert [t.name for t in (y.indices, y.values, y.dense_shape)] == [
+            "cond/Merge:0", "cond/Merge_1:0", "cond/Merge_2:0"]
+        np.testing.assert_array_equal(run(tf.sparse.to_dense(y)), [[1., 0.], [0., 0.]])
+
+
+def test_while_loop_over_a_sparse_tensor():
+    with tf.Graph().as_default():
+        x = tf.constant(2.0)
+        sp = tf.SparseTensor([[0, 0]], [1.0], [3, 3])
+
+        def body(i, s):
+            k = tf.cast(i, tf.int64)
+            return i + 1, tf.sparse.add(tf.SparseTensor(s.indices, s.values * x, s.dense_shape),
+                                        tf.SparseTensor([[k + 1, k + 1]], [2.0], [3, 3]))
+        _, r = tf.while_loop(lambda i, s: i < 2, body, (0, sp))
+        assert isinstance(r, tf.SparseTensor)
+        assert [t.shape.as_list() for t in (r.indices, r.values, r.dense_shape)] == [[None, 2], [None], [2]]
+        np.testing.assert_array_equal(run(tf.sparse.to_dense(r)), [[4., 0., 0.], [0., 4., 0.], [0., 0., 2.]])
+        # d/dx of 1*x*x + 2*x: 2x + 2
+        assert run(tf.gradients(tf.reduce_sum(r.values), x)) == [6.0]

@@ -115,6 +115,7 @@ from .. import nest as _nest
 from ..framework import dtypes as _dtypes
 from ..framework import func_graph as _fg
 from ..framework.constant_op import convert_to_tensor
+from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor_shape import TensorShape, as_shape, unknown_shape
 
 __all__ += ["cond", "case", "while_loop"]
@@ -181,6 +182,8 @@ def _flat_outputs(structure, op_value=True):
             with get_default_graph().control_dependencies([x]):
                 from ..framework.constant_op import constant
                 out.append(array_ops.identity(constant(op_value)))
+        elif isinstance(x, SparseTensor):
+            out.extend([x.indices, x.values, x.dense_shape])  # (rebuilt by _restore_tensor_arrays)
         else:
             from ..ops import tensor_array_ops
             if isinstance(x, tensor_array_ops.TensorArray):
@@ -306,13 +309,18 @@ def _unpack_singleton(x):
 
 
 def _restore_tensor_arrays(structure, flat):
+    """The structure's leaves from the op's flat outputs: TensorArrays from their flows,
+    SparseTensors from their three component tensors."""
     from ..ops import tensor_array_ops
     out = []
-    for proto, t in zip(_fg.flatten(structure), flat):
+    flat = iter(flat)
+    for proto in _fg.flatten(structure):
         if isinstance(proto, tensor_array_ops.TensorArray):
-            out.append(tensor_array_ops.TensorArray._from_flow(proto, t))
+            out.append(tensor_array_ops.TensorArray._from_flow(proto, next(flat)))
+        elif isinstance(proto, SparseTensor):
+            out.append(SparseTensor(next(flat), next(flat), next(flat)))
         else:
-            out.append(t)
+            out.append(next(flat))
     return out
 
 
@@ -431,10 +439,13 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             try_to_pack = False
             if shape_invariants is not None:
                 shape_invariants = (TensorShape([]), shape_invariants)
+        if not isinstance(parallel_iterations, int):
+            # (TF's WhileContext: an int is required past the `< 1` check above)
+            raise ValueError(f"'parallel_iterations' must be a positive integer: {parallel_iterations}")
         structure = loop_vars
         flat = _fg.flatten(loop_vars)
         protos = list(flat)
-        flat_t = [convert_to_tensor(x) for x in _to_flows(flat)]
+        items = [x if isinstance(x, SparseTensor) else convert_to_tensor(x) for x in _to_flows(flat)]
         if shape_invariants is not None:
             if _fg.is_sequence(loop_vars):
                 _nest.assert_same_structure(loop_vars, shape_invariants)
@@ -442,24 +453,23 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             else:
                 invariants = [shape_invariants]
             # (As TF: a None invariant keeps the variable's own shape.)
-            invariants = [t.shape if s is None else as_shape(s) for t, s in zip(flat_t, invariants)]
-            for t, s in zip(flat_t, invariants):
+            invariants = [t.shape if s is None else as_shape(s) for t, s in zip(items, invariants)]
+            for t, s in zip(items, invariants):
+                if isinstance(t, SparseTensor):
+                    continue
                 if not s.is_compatible_with(t.shape) or (t.shape.ndims is not None and s.ndims is not None
                                                          and not t.shape.is_compatible_with(s)):
                     raise ValueError(f"The shape invariant specified for {t.name} is not compatible with the "
                                      f"initial shape of the loop variable. It enters the loop with shape "
                                      f"{t.shape}, but the specified shape invariant is {s}.")
         else:
-            invariants = [t.shape for t in flat_t]
+            invariants = [t.shape for t in items]
+        flat_t, invariants = _sparse_components(items, invariants)
 
         def restore(vals, struct=None, struct_protos=None):
-            items = []
-            for proto, v in zip(protos if struct_protos is None else struct_protos, vals):
-                if isinstance(proto, tensor_array_ops.TensorArray):
-                    items.append(tensor_array_ops.TensorArray._from_flow(proto, v))
-                else:
-                    items.append(v)
-            return _fg.pack_sequence_as(structure if struct is None else struct, items)
+            return _fg.pack_sequence_as(structure if struct is None else struct,
+                                        _restore_tensor_arrays(protos if struct_protos is None else struct_protos,
+                                                               vals))
 
         specs = [(t.dtype.base_dtype, s) for t, s in zip(flat_t, invariants)]
         outer = get_default_graph()
@@ -481,7 +491,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             _nest.assert_same_structure(_call_args(packed), list(res))
             # TF packs the loop's results like the body's result (a tuple stays a tuple).
             body_structure[0] = res
-            outs = [convert_to_tensor(x) for x in _to_flows(_fg.flatten(res))]
+            outs = [convert_to_tensor(x) for x in _sparse_components(_to_flows(_fg.flatten(res)))[0]]
             return outs
 
         body_structure = [None]
@@ -517,6 +527,22 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         if return_same_structure:
             return result
         return result[0] if len(outs) == 1 else result
+
+
+def _sparse_components(items, shapes=None):
+    """`items` with each SparseTensor as its indices, values and dense_shape, and their shape
+    invariants: a SparseTensor's number of values may change from one iteration to the next."""
+    flat, out_shapes = [], []
+    for k, x in enumerate(items):
+        if isinstance(x, SparseTensor):
+            rank = shapes[k].ndims if shapes is not None and shapes[k].ndims is not None else \
+                x.dense_shape.shape[0].value
+            flat += [x.indices, x.values, x.dense_shape]
+            out_shapes += [TensorShape([None, rank]), TensorShape([None]), TensorShape([rank])]
+        else:
+            flat.append(x)
+            out_shapes.append(shapes[k] if shapes is not None else None)
+    return flat, out_shapes
 
 
 def _same_sequence_type(lv, res):
