@@ -390,3 +390,33 @@ def test_matrix_2_norm_of_a_tensor_of_unknown_rank():
             want = np.linalg.norm(np.moveaxis(b, [a % 3 for a in ax], [-2, -1]), 2, axis=(-2, -1))
             np.testing.assert_allclose(got, want, rtol=1e-5)
             assert kept.shape == tuple(1 if i in [a % 3 for a in ax] else n for i, n in enumerate(b.shape))
+
+
+def test_resize_and_crop_gradients_are_tfs_loops_bit_for_bit():
+    # TF's gradient kernels add float32 products grad * wy * wx, cast to the image's dtype, in
+    # the order (row, column, tap); a float16 image's bilinear gradient is summed in float32.
+    # (TF has no bicubic gradient for float16: tf.gradients gives None, as here.)
+    import hashlib
+    rng = np.random.RandomState(42)
+    img = rng.rand(2, 3, 4, 2)
+    boxes = np.array([[0.1, 0.2, 0.9, 0.7], [0, 0, 1, 1], [-0.2, 0.3, 0.5, 1.3]], np.float32)
+    out = []
+    with tf.Graph().as_default():
+        for dt in (tf.float16, tf.float32, tf.float64):
+            v = tf.constant(img, dt)
+            ys = [tf.image.resize_bilinear(v, [7, 9]), tf.image.resize_bilinear(v, [5, 3], half_pixel_centers=True),
+                  tf.image.resize_bicubic(v, [8, 5], align_corners=True),
+                  tf.image.resize_bicubic(v, [6, 7], half_pixel_centers=True)]
+            if dt != tf.float16:
+                ys.append(tf.image.crop_and_resize(v, boxes, [1, 0, 1], [5, 6]))
+            for y in ys:
+                w = tf.constant(rng.randn(*y.shape.as_list()).astype(np.float32))
+                g = tf.gradients(tf.reduce_sum(tf.cast(y, tf.float32) * w), v)[0]
+                assert (g is None) == (dt == tf.float16 and y.op.type == "ResizeBicubic")
+                if g is not None:
+                    out.append(g)
+        vals = run(out)
+    got = [hashlib.md5(np.ascontiguousarray(a).tobytes()).hexdigest()[:16] for a in vals]
+    assert got == ["f38d6e32fa9e5b22", "89de9b9d40f2d62d", "f7053777230c788c", "f91018def5b99f20", "5b5e5baed4fb989f",
+                   "9b4743dca1ff89c9", "370bb6bbd50c1e46", "1330b5099a110acb", "673866e958ff8edb", "a0f0177290bd0619",
+                   "cc13840c424053cf", "e416bd963be32445"]

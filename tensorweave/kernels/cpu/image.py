@@ -76,25 +76,30 @@ def _resize_bilinear(op, ctx):
     return resize_bilinear
 
 
-def _interp_matrix(n_in, n_out, align, half):
-    """M [n_out, n_in] with out = M @ in along one axis (bilinear)."""
-    lo, hi, frac = _linear_weights(n_in, n_out, align, half)
-    m = np.zeros((n_out, n_in), np.float64)
-    np.add.at(m, (np.arange(n_out), lo), 1.0 - frac.astype(np.float64))
-    np.add.at(m, (np.arange(n_out), hi), frac.astype(np.float64))
-    return m
-
-
 @register_kernel("ResizeBilinearGrad")
 def _resize_bilinear_grad(op, ctx):
     align, half = op._get_attr("align_corners"), op._get_attr("half_pixel_centers")
 
     def resize_bilinear_grad(grads, original):
-        grads, original = np.asarray(grads), np.asarray(original)
-        my = _interp_matrix(original.shape[1], grads.shape[1], align, half)
-        mx = _interp_matrix(original.shape[2], grads.shape[2], align, half)
-        out = np.einsum("oh,bopc,pw->bhwc", my, grads.astype(np.float64), mx, optimize=True)
-        return out.astype(original.dtype)
+        # TF's loop: each float32 product grad * y_weight * x_weight, cast to the image's dtype,
+        # added to its input pixel in the order (output row, column, corner); np.add.at adds
+        # repeated indices in that order.
+        g, original = np.asarray(grads, np.float32), np.asarray(original)
+        b, ho, wo, c = g.shape
+        h, w = original.shape[1:3]
+        y0, y1, ly = _linear_weights(h, ho, align, half)
+        x0, x1, lx = _linear_weights(w, wo, align, half)
+        one = np.float32(1)
+        top, bottom = g * (one - ly)[None, :, None, None], g * ly[None, :, None, None]
+        ix, lx = (one - lx)[None, None, :, None], lx[None, None, :, None]
+        # (a float16 image's gradient is accumulated in float32 and cast once, as TF does)
+        acc = np.float32 if original.dtype == np.float16 else original.dtype
+        vals = np.stack([top * ix, top * lx, bottom * ix, bottom * lx], axis=3).astype(acc)
+        idx = np.stack([y0[:, None] * w + x0[None, :], y0[:, None] * w + x1[None, :],
+                        y1[:, None] * w + x0[None, :], y1[:, None] * w + x1[None, :]], axis=-1)
+        out = np.zeros((b, h * w, c), acc)
+        np.add.at(out, (slice(None), idx.reshape(-1)), vals.reshape(b, -1, c))
+        return out.reshape(b, h, w, c).astype(original.dtype, copy=False)
     return resize_bilinear_grad
 
 
@@ -241,21 +246,25 @@ def _resize_bicubic(op, ctx):
     return resize_bicubic
 
 
-def _cubic_matrix(n_in, n_out, align, half):
-    idx, w = _cubic_weights(n_in, n_out, align, half)
-    m = np.zeros((n_out, n_in), np.float64)
-    np.add.at(m, (np.repeat(np.arange(n_out), 4), idx.ravel()), w.ravel().astype(np.float64))
-    return m
-
-
 @register_kernel("ResizeBicubicGrad")
 def _resize_bicubic_grad(op, ctx):
     align, half = op._get_attr("align_corners"), op._get_attr("half_pixel_centers")
 
     def resize_bicubic_grad(grads, original):
+        # TF's loop: grad (in the image's dtype; float for half) * y_weight * x_weight, cast to
+        # the image's dtype, added in the order (row, column, y tap, x tap).
         grads, original = np.asarray(grads), np.asarray(original)
-        my = _cubic_matrix(original.shape[1], grads.shape[1], align, half)
-        mx = _cubic_matrix(original.shape[2], grads.shape[2], align, half)
-        out = np.einsum("oh,bopc,pw->bhwc", my, grads.astype(np.float64), mx, optimize=True)
-        return out.astype(original.dtype)
+        dt = original.dtype
+        ct = np.float64 if dt == np.float64 else np.float32
+        b, ho, wo, c = grads.shape
+        h, w = original.shape[1:3]
+        yi, yw = _cubic_weights(h, ho, align, half)
+        xi, xw = _cubic_weights(w, wo, align, half)
+        g = grads.astype(dt).astype(ct)
+        vals = ((g[:, :, :, None, None, :] * yw.astype(ct)[None, :, None, :, None, None])
+                * xw.astype(ct)[None, None, :, None, :, None]).astype(dt)
+        idx = yi[:, None, :, None] * w + xi[None, :, None, :]
+        out = np.zeros((b, h * w, c), dt)
+        np.add.at(out, (slice(None), idx.reshape(-1)), vals.reshape(b, -1, c))
+        return out.reshape(b, h, w, c)
     return resize_bicubic_grad

@@ -199,26 +199,36 @@ def _crop_and_resize_grad_image(op, ctx):
     dtype = op._get_attr("T").as_numpy_dtype
 
     def grad_image(grads, boxes, box_ind, image_size):
-        grads, boxes, box_ind = np.asarray(grads, np.float64), np.asarray(boxes), np.asarray(box_ind)
+        # TF's loop, in float32 like it: per box, row, column (inside the image) and corner, the
+        # product cast to T and added in that order (np.add.at keeps the order of repeats).
+        g, boxes, box_ind = np.asarray(grads, np.float32), np.asarray(boxes), np.asarray(box_ind)
         b, h, w, c = (int(v) for v in np.asarray(image_size).reshape(-1))
-        ch, cw = grads.shape[1:3]
-        ys, xs = _bilinear_parts(boxes, ch, cw, h, w)
-        out = np.zeros((b, h, w, c), np.float64)
-        for k in range(len(box_ind)):
-            my = np.zeros((ch, h))
-            mx = np.zeros((cw, w))
-            for m, pos, n in ((my, ys[k], h), (mx, xs[k], w)):
-                ok = (pos >= 0) & (pos <= n - 1)
-                r = np.nonzero(ok)[0]
-                if method == "nearest":
-                    m[r, _roundf(pos[r]).astype(np.int64)] = 1.0
-                else:
-                    lo, hi = np.floor(pos[r]).astype(np.int64), np.ceil(pos[r]).astype(np.int64)
-                    f = pos[r] - np.floor(pos[r])
-                    np.add.at(m, (r, lo), 1 - f)
-                    np.add.at(m, (r, hi), f)
-            out[box_ind[k]] += np.einsum("yh,yxc,xw->hwc", my, grads[k], mx)
-        return out.astype(dtype)
+        n, ch, cw = g.shape[:3]
+        out = np.zeros((b * h * w, c), dtype)
+        if n == 0:
+            return out.reshape(b, h, w, c)
+        ys = _coords(boxes[:, 0], boxes[:, 2], ch, h)   # [n, ch]
+        xs = _coords(boxes[:, 1], boxes[:, 3], cw, w)   # [n, cw]
+        ok = (((ys >= 0) & (ys <= h - 1))[:, :, None] & ((xs >= 0) & (xs <= w - 1))[:, None, :])
+        base = (box_ind.astype(np.int64) * h)[:, None, None]
+        if method == "nearest":
+            yi, xi = _roundf(ys).astype(np.int64), _roundf(xs).astype(np.int64)
+            idx = ((base + yi[:, :, None]) * w + xi[:, None, :])[..., None]
+            vals = g.astype(dtype)[:, :, :, None, :]
+        else:
+            y0, y1 = np.floor(ys).astype(np.int64), np.ceil(ys).astype(np.int64)
+            x0, x1 = np.floor(xs).astype(np.int64), np.ceil(xs).astype(np.int64)
+            ly = (ys - np.floor(ys)).astype(np.float32)[:, :, None, None]
+            lx = (xs - np.floor(xs)).astype(np.float32)[:, None, :, None]
+            one = np.float32(1)
+            dtop, dbottom = (one - ly) * g, ly * g
+            vals = np.stack([(one - lx) * dtop, lx * dtop, (one - lx) * dbottom, lx * dbottom],
+                            axis=3).astype(dtype)
+            r0, r1 = base + y0[:, :, None], base + y1[:, :, None]
+            idx = np.stack([r0 * w + x0[:, None, :], r0 * w + x1[:, None, :], r1 * w + x0[:, None, :],
+                            r1 * w + x1[:, None, :]], axis=-1)
+        np.add.at(out, idx[ok].reshape(-1), vals[ok].reshape(-1, c))
+        return out.reshape(b, h, w, c)
     return grad_image
 
 
