@@ -243,3 +243,15 @@ def test_split_unknown_sizes_message_shows_the_tensor():
         tf.split(tf.placeholder(tf.float32, [None, 6]), sizes, axis=1)
     assert str(e.value) == f"Cannot infer argument `num` from shape {sizes}"
     assert str(sizes) == 'Tensor("Placeholder:0", shape=(?,), dtype=int32)'
+
+
+def test_segment_ops_list_tf_types_in_tf_order():
+    number = ("float32, float64, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, "
+              "quint16, uint16, complex128, float16, uint32, uint64")
+    real = "float32, float64, int32, uint8, int16, int8, int64, bfloat16, uint16, float16, uint32, uint64"
+    for fn, allowed, extra in [(tf.math.segment_sum, number, ()), (tf.math.segment_max, real, ()),
+                               (tf.math.segment_prod, number, ()), (tf.math.unsorted_segment_sum, number, (1,)),
+                               (tf.math.unsorted_segment_min, real, (1,)), (tf.math.unsorted_segment_mean, number, (1,))]:
+        with pytest.raises(TypeError) as e:
+            fn(tf.constant([True]), [0], *extra)
+        assert str(e.value) == f"Value passed to parameter 'data' has DataType bool not in list of allowed values: {allowed}"

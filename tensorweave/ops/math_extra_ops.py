@@ -18,7 +18,7 @@ from ..framework.op_util import apply_op, broadcast_shape_fn, unchanged_shape
 from ..framework.tensor_shape import TensorShape, unknown_shape
 from .math_reduction_ops import arg_max  # noqa: F401  (re-exported)
 from .math_ops import (
-    _a, _binary, _check_allowed, _dense, _FLOAT, _INDEX, _NUMBER, _REAL, _reduce_to, _unary,
+    _a, _binary, _check_allowed, _COMPARE, _dense, _FLOAT, _INDEX, _reduce_to, _SUM, _unary,
     _unsorted_segment_shape, _segment_shape, argmin, cast, equal, exp, maximum, minimum,
     reduce_mean, reduce_sum, segment_sum, sqrt, square, unsorted_segment_sum,
 )
@@ -299,7 +299,7 @@ def _ids(segment_ids):
     return ids
 
 
-def _sorted_segment(op_type, data, segment_ids, name, allowed=_REAL):
+def _sorted_segment(op_type, data, segment_ids, name, allowed=_COMPARE):  # (TF's orders in errors)
     with _name_scope(name, op_type, [data, segment_ids]) as scope:
         data = _dense(data, name="data")
         _check_allowed("data", data.dtype, allowed)
@@ -308,7 +308,7 @@ def _sorted_segment(op_type, data, segment_ids, name, allowed=_REAL):
                         attrs={"T": data.dtype.base_dtype, "Tindices": ids.dtype.base_dtype})
 
 
-def _unsorted_segment(op_type, data, segment_ids, num_segments, name, allowed=_REAL):
+def _unsorted_segment(op_type, data, segment_ids, num_segments, name, allowed=_COMPARE):
     with _name_scope(name, op_type, [data, segment_ids, num_segments]) as scope:
         data = _dense(data, name="data")
         _check_allowed("data", data.dtype, allowed)
@@ -333,7 +333,7 @@ def segment_min(data, segment_ids, name=None):
 
 def segment_prod(data, segment_ids, name=None):
     """Products of rows with equal (sorted) segment ids; empty segments give 1."""
-    return _sorted_segment("SegmentProd", data, segment_ids, name, allowed=_NUMBER)
+    return _sorted_segment("SegmentProd", data, segment_ids, name, allowed=_SUM)
 
 
 def unsorted_segment_max(data, segment_ids, num_segments, name=None):
@@ -345,7 +345,7 @@ def unsorted_segment_min(data, segment_ids, num_segments, name=None):
 
 
 def unsorted_segment_prod(data, segment_ids, num_segments, name=None):
-    return _unsorted_segment("UnsortedSegmentProd", data, segment_ids, num_segments, name, allowed=_NUMBER)
+    return _unsorted_segment("UnsortedSegmentProd", data, segment_ids, num_segments, name, allowed=_SUM)
 
 
 def _unsorted_segment_n(data, segment_ids, num_segments):

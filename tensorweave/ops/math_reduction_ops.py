@@ -16,7 +16,7 @@ from ..framework.op_util import apply_op, unchanged_shape
 from ..framework.tensor_shape import TensorShape, note_input_value, unknown_shape
 from .math_ops import (
     _a, _broadcast_like, _check_allowed, _check_bool, _COMPARE, _dense, _dims, _FLOAT, _INDEX,
-    _kept_grad, _MAX, _norm_axes, _NUMBER, _SUM, _tf_sum_grad,
+    _kept_grad, _MAX, _norm_axes, _SUM, _tf_sum_grad,
 )
 
 
@@ -553,7 +553,7 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     """output[i] = sum of data[j...] over j with segment_ids[j...] == i (negative ids dropped)."""
     with _name_scope(name, "UnsortedSegmentSum", [data, segment_ids, num_segments]) as scope:
         data = _dense(data, name="data")
-        _check_allowed("data", data.dtype, _NUMBER)
+        _check_allowed("data", data.dtype, _SUM)   # (TF's number types, in its order)
         ids = segment_ids if isinstance(segment_ids, Tensor) else convert_to_tensor(
             segment_ids, name="segment_ids", preferred_dtype=_dtypes.int32)
         _check_allowed("segment_ids", ids.dtype, ("int16",) + _INDEX)  # TF 2.21 admits int16 here
@@ -568,7 +568,7 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
 def _segment(op_type, data, segment_ids, name):
     with _name_scope(name, op_type, [data, segment_ids]) as scope:
         data = _dense(data, name="data")
-        _check_allowed("data", data.dtype, _NUMBER)
+        _check_allowed("data", data.dtype, _SUM)   # (TF's number types, in its order)
         ids = segment_ids if isinstance(segment_ids, Tensor) else convert_to_tensor(
             segment_ids, name="segment_ids", preferred_dtype=_dtypes.int32)
         _check_allowed("segment_ids", ids.dtype, _INDEX)
