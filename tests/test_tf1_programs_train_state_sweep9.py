@@ -311,3 +311,18 @@ def test_piecewise_constant_without_boundaries_is_tfs_index_error():
             tf.train.piecewise_constant(gs, [], [1.0])
         p = tf.train.piecewise_constant(gs, [5], [1.0, 0.5])
         assert p.name == "PiecewiseConstant_1/case/cond/Merge:0"
+
+
+@pytest.mark.skipif(not _rsqrt_matches_recording(), reason="needs the recording CPU's rsqrtps")
+def test_float16_adagrad_packets_take_the_float32_rsqrt_rounded_to_half():
+    h = np.float16
+    x = np.frombuffer(bytes.fromhex("c93e64406f3fbd3e493df33f733d7341"), h)
+    g = np.frombuffer(bytes.fromhex("9bae92369c30d13d173aca2f1a375735"), h)
+    with tf.Graph().as_default():
+        v = tf.Variable(np.zeros(8, h))
+        a = tf.Variable(x)
+        op = T.apply_adagrad(v, a, h(0.1), g)
+        with tf.Session() as s:
+            s.run(tf.global_variables_initializer())
+            s.run(op)
+            assert _hex(s.run(v)) == "0b20d6a661a1c5ac12ab67a08ca812a5"

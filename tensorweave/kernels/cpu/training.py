@@ -152,21 +152,21 @@ def _has_duplicates(indices):
 
 
 def _rsqrt(x, row=None):
-    """TF's `x.rsqrt()` inside an Eigen expression: for float32 the CPU's approximation plus a
-    Newton step on the 8-lane packets (x86_approx), the exact 1 / sqrt(x) on the tail. The
-    packets run along the flat tensor, or along each `row` elements (the sparse kernels evaluate
-    one expression per row)."""
+    """TF's `x.rsqrt()` inside an Eigen expression: for float32 (and float16) the CPU's
+    approximation plus a Newton step on the 8-lane packets (x86_approx), the exact 1 / sqrt(x) on
+    the tail. The packets run along the flat tensor, or along each `row` elements (the sparse
+    kernels evaluate one expression per row)."""
     x = np.asarray(x)
-    if x.dtype != np.float32 or not x.size or not x86_approx.available():
+    if x.dtype not in (np.float32, np.float16) or not x.size or not x86_approx.available():
         return np.divide(x.dtype.type(1), np.sqrt(x))
     rows = x.reshape(-1, row or x.size)
     cut = rows.shape[1] // x86_approx.LANES * x86_approx.LANES
-    if cut == rows.shape[1]:
-        return x86_approx.rsqrt(x)
-    out = np.empty(rows.shape, np.float32)
+    out = np.empty(rows.shape, x.dtype)
     if cut:
-        out[:, :cut] = x86_approx.rsqrt(rows[:, :cut])
-    out[:, cut:] = np.float32(1) / np.sqrt(rows[:, cut:])
+        # (float16 packets are float32 packets, rounded back: Eigen's F16_PACKET_FUNCTION)
+        out[:, :cut] = x86_approx.rsqrt(rows[:, :cut].astype(np.float32))
+    if cut < rows.shape[1]:
+        out[:, cut:] = x.dtype.type(1) / np.sqrt(rows[:, cut:])
     return out.reshape(x.shape)
 
 
