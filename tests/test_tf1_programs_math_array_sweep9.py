@@ -255,3 +255,20 @@ def test_segment_ops_list_tf_types_in_tf_order():
         with pytest.raises(TypeError) as e:
             fn(tf.constant([True]), [0], *extra)
         assert str(e.value) == f"Value passed to parameter 'data' has DataType bool not in list of allowed values: {allowed}"
+
+
+def test_euclidean_norm_adds_squares_in_sum_order():
+    rng = np.random.RandomState(0)
+    a = rng.randn(1000).astype(np.float32)
+    rng.randn(1000)
+    rng.randn(1000).astype(np.float16)
+    b = rng.randn(37, 53).astype(np.float32)
+    for _ in range(2):
+        rng.randn(37, 53)
+    for _ in range(3):
+        rng.randn(37, 53)
+    c = rng.randn(5, 6, 7).astype(np.float32)
+    rb, rc = _run([tf.math.reduce_euclidean_norm(tf.constant(b), 1), tf.math.reduce_euclidean_norm(tf.constant(c), [0, 2])])
+    assert rb.tobytes().hex()[:64] == "3876e740049afb403717e140b088f640a8ffec40d2850041cd07e440de2cd140"
+    assert rc.tobytes().hex()[:64] == "5c84b0409a28c540ab9db340cf77a7403eb9aa40add0c340"
+    assert a.dtype == np.float32

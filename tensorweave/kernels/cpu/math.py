@@ -754,7 +754,8 @@ def _matmul(op, ctx):
     # NumPy arrays split big products across the intra-op workers; CuPy's are one call.
     xp_matmul = parallel.matmul if ctx.xp is np else ctx.xp.matmul
     if ctx.xp is np and op._inputs[0]._dtype.base_dtype.as_numpy_dtype is np.float32:
-        xp_matmul = _tf_order_matmul(xp_matmul, ta, tb)
+        static = all(t.shape.is_fully_defined() for t in op._inputs[:2])
+        xp_matmul = _tf_order_matmul(xp_matmul, ta, tb, static)
 
     def matmul(a, b):
         try:
@@ -774,14 +775,20 @@ def _matmul(op, ctx):
     return matmul
 
 
-def _tf_order_matmul(fast, ta, tb):
+def _tf_order_matmul(fast, ta, tb, static=False):
     """Small float32 products added in TF's order (tf_order.matmul, or tf_order.matvec for the
-    one-column products TF hands to a GEMV), so printed values match TF's to the last digit;
-    big ones keep the fast BLAS path."""
+    one-column products TF hands to a GEMV, or tf_order.matmul_dot16 for a few rows times a
+    transposed matrix when the graph knows both shapes), so printed values match TF's to the
+    last digit; big ones keep the fast BLAS path."""
+    lo, hi = tf_order.DOT16_ROWS
+
     def matmul(a, b):
         if a.ndim == 2 and b.ndim == 2 and a.shape[1] == b.shape[0] and a.shape[1]:
             m, k, n = a.shape[0], a.shape[1], b.shape[1]
-            if tb and m == 1 and not ta and n > 1:
+            if static and tb and not ta and lo <= m < hi:
+                if m * k * n <= tf_order.MATMUL_EXACT_MAX_MACS:
+                    return tf_order.matmul_dot16(a, b)
+            elif tb and m == 1 and not ta and n > 1:
                 # a row times B^T: TF's GEMV runs over B's rows (measured for any n)
                 if n * k <= tf_order.MATVEC_EXACT_MAX_MACS:
                     return tf_order.matvec(b.T, a.T).T
@@ -1149,12 +1156,16 @@ def _all(axes, keep, dt, xp=np):
 
 
 def _euclidean(axes, keep, dt, xp=np):
+    # Eigen's EuclideanNormReducer adds the squares in its Sum's order (float32/64, half)
+    total = _sum(axes, keep, dt, xp) if _is_float(dt) and xp is np else None
+
     def f(x):
         x = np.asarray(x)
         with np.errstate(invalid="ignore", over="ignore"):
             sq = x * np.conj(x) if x.dtype.kind == "c" else np.square(x)
+            s = total(sq) if total is not None else np.sum(sq, axis=axes, dtype=dt, keepdims=keep)
             # integer norms are truncated back to the integer type, as TF's sqrt functor does
-            return np.asarray(np.sqrt(np.sum(sq, axis=axes, dtype=dt, keepdims=keep))).astype(dt)
+            return np.asarray(np.sqrt(s)).astype(dt)
     return f
 
 
