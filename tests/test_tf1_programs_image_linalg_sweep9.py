@@ -420,3 +420,27 @@ def test_resize_and_crop_gradients_are_tfs_loops_bit_for_bit():
     assert got == ["f38d6e32fa9e5b22", "89de9b9d40f2d62d", "f7053777230c788c", "f91018def5b99f20", "5b5e5baed4fb989f",
                    "9b4743dca1ff89c9", "370bb6bbd50c1e46", "1330b5099a110acb", "673866e958ff8edb", "a0f0177290bd0619",
                    "cc13840c424053cf", "e416bd963be32445"]
+
+
+def test_crop_and_resize_box_gradients_are_tfs_loop_bit_for_bit():
+    # TF's box gradient: float32 sums over (row, column, channel); its sample positions use
+    # (size - 1) / (crop - 1); a crop of size 1 samples at 0.5 * (lo + hi) * (size - 1) in double
+    # and adds double terms to the float sums.
+    import hashlib
+    rng = np.random.RandomState(4)
+    bx = np.array([[0.1, 0.2, 0.9, 0.7], [0, 0, 1, 1], [-0.2, 0.3, 0.5, 1.3], [0.3, 0.3, 0.3, 0.8]], np.float32)
+    got = []
+    with tf.Graph().as_default(), tf.Session() as s:
+        for dt in (np.float32, np.float64, np.float16, np.uint8, np.int32):
+            img = (rng.rand(2, 6, 7, 3) * (255 if dt in (np.uint8, np.int32) else 1)).astype(dt)
+            for cs in ([5, 6], [1, 1], [1, 4], [3, 1]):
+                b = tf.constant(bx)
+                y = tf.image.crop_and_resize(tf.constant(img), b, [1, 0, 1, 0], cs)
+                w = tf.constant(rng.randn(4, cs[0], cs[1], 3).astype(np.float32))
+                g = s.run(tf.gradients(tf.reduce_sum(y * w), b)[0])
+                got.append(hashlib.md5(g.tobytes()).hexdigest()[:16])
+    assert got == ["eb656408d21016f5", "3f06b08b6ffeaeb4", "377b0f893f56cfc1", "b26fe656804f159c",
+                   "f7820378723fc475", "fcc9a7076b3d2634", "4d6a890cfbe44dea", "0bffdbdf7392a652",
+                   "f1c58c5e045f75a6", "cdfb50d647feaf87", "18a5fd71b898813e", "b50dcf37335867bf",
+                   "aa55eda69b737634", "dd4e4d186c21f803", "8095f9d35a8c8c1f", "60ba760aeee92eaf",
+                   "b8cc56f76c700340", "c4881ce81de101d4", "de0c4f8ee5ba2749", "4b9348a48b324b40"]

@@ -187,12 +187,6 @@ def _crop_and_resize(op, ctx):
     return crop_and_resize
 
 
-def _bilinear_parts(boxes, ch, cw, h, w):
-    ys = _coords(boxes[:, 0], boxes[:, 2], ch, h).astype(np.float64)
-    xs = _coords(boxes[:, 1], boxes[:, 3], cw, w).astype(np.float64)
-    return ys, xs
-
-
 @register_kernel("CropAndResizeGradImage")
 def _crop_and_resize_grad_image(op, ctx):
     method = op._get_attr("method")
@@ -235,42 +229,63 @@ def _crop_and_resize_grad_image(op, ctx):
 @register_kernel("CropAndResizeGradBoxes")
 def _crop_and_resize_grad_boxes(op, ctx):
     def grad_boxes(grads, image, boxes, box_ind):
-        grads, image = np.asarray(grads, np.float64), np.asarray(image, np.float64)
-        boxes, box_ind = np.asarray(boxes), np.asarray(box_ind)
-        _, h, w, _ = image.shape
-        ch, cw = grads.shape[1:3]
-        ys, xs = _bilinear_parts(boxes, ch, cw, h, w)
-        out = np.zeros((len(box_ind), 4), np.float64)
-        iy = np.arange(ch, dtype=np.float64)
-        ix = np.arange(cw, dtype=np.float64)
-        for k in range(len(box_ind)):
-            oky = (ys[k] >= 0) & (ys[k] <= h - 1)
-            okx = (xs[k] >= 0) & (xs[k] <= w - 1)
-            img = image[box_ind[k]]
-            y0, y1 = np.floor(ys[k]).astype(np.int64).clip(0, h - 1), np.ceil(ys[k]).astype(np.int64).clip(0, h - 1)
-            x0, x1 = np.floor(xs[k]).astype(np.int64).clip(0, w - 1), np.ceil(xs[k]).astype(np.int64).clip(0, w - 1)
-            fy = (ys[k] - np.floor(ys[k]))[:, None, None]
-            fx = (xs[k] - np.floor(xs[k]))[None, :, None]
-            tl, tr = img[y0][:, x0], img[y0][:, x1]
-            bl, br = img[y1][:, x0], img[y1][:, x1]
-            gy = (1 - fx) * (bl - tl) + fx * (br - tr)
-            gx = (1 - fy) * (tr - tl) + fy * (br - bl)
-            if ch > 1:
-                dy1 = (h - 1) * (1 - iy / (ch - 1))
-                dy2 = (h - 1) * (iy / (ch - 1))
+        # TF's CropAndResizeBackpropBoxes in float32: its sample positions use the ratio
+        # (size - 1) / (crop - 1); the four sums run over (row, column, channel) in order; a crop
+        # of size 1 adds double terms (TF's 0.5 * (size - 1)) to the float sums.
+        g, img = np.asarray(grads, np.float32), np.asarray(image).astype(np.float32)
+        boxes, box_ind = np.asarray(boxes, np.float32), np.asarray(box_ind)
+        n, ch, cw, c = g.shape
+        _, h, w, _ = img.shape
+        out = np.zeros((n, 4), np.float32)
+        if n == 0:
+            return out
+        f32 = np.float32
+
+        def positions(lo, hi, crop, size):
+            if crop > 1:
+                ratio = f32(size - 1) / f32(crop - 1)
+                i = np.arange(crop, dtype=np.float32)
+                pos = lo[:, None] * f32(size - 1) + i[None, :] * ((hi - lo) * ratio)[:, None]
+                return pos, ratio
+            pos = (0.5 * (lo + hi).astype(np.float64) * (size - 1)).astype(np.float32)  # (lo + hi in float)
+            return pos[:, None], None
+
+        ys, ry = positions(boxes[:, 0], boxes[:, 2], ch, h)
+        xs, rx = positions(boxes[:, 1], boxes[:, 3], cw, w)
+        ok = (((ys >= 0) & (ys <= h - 1))[:, :, None] & ((xs >= 0) & (xs <= w - 1))[:, None, :])
+        y0, y1 = np.clip(np.floor(ys), 0, h - 1).astype(np.int64), np.clip(np.ceil(ys), 0, h - 1).astype(np.int64)
+        x0, x1 = np.clip(np.floor(xs), 0, w - 1).astype(np.int64), np.clip(np.ceil(xs), 0, w - 1).astype(np.int64)
+        ly = (ys - np.floor(ys)).astype(np.float32)[:, :, None, None]
+        lx = (xs - np.floor(xs)).astype(np.float32)[:, None, :, None]
+        src = img[box_ind.astype(np.int64)]
+        k = np.arange(n)[:, None, None]
+        tl, tr = src[k, y0[:, :, None], x0[:, None, :]], src[k, y0[:, :, None], x1[:, None, :]]
+        bl, br = src[k, y1[:, :, None], x0[:, None, :]], src[k, y1[:, :, None], x1[:, None, :]]
+        one = f32(1)
+        gy = ((one - lx) * (bl - tl) + lx * (br - tr)) * g
+        gx = ((one - ly) * (tr - tl) + ly * (br - bl)) * g
+        iy = np.arange(ch, dtype=np.float32)[None, :, None, None]
+        ix = np.arange(cw, dtype=np.float32)[None, None, :, None]
+        if ry is not None:
+            terms_y = [gy * (f32(h - 1) - iy * ry), gy * (iy * ry)]
+        else:
+            terms_y = [gy.astype(np.float64) * 0.5 * (h - 1)] * 2
+        if rx is not None:
+            terms_x = [gx * (f32(w - 1) - ix * rx), gx * (ix * rx)]
+        else:
+            terms_x = [gx.astype(np.float64) * 0.5 * (w - 1)] * 2
+        mask = np.broadcast_to(ok[..., None], g.shape).reshape(n, -1)
+        for col, t in zip((0, 2, 1, 3), terms_y + terms_x):
+            t = np.where(mask, t.reshape(n, -1), 0)
+            acc = np.zeros(n, np.float32)
+            if t.dtype == np.float32:
+                rows = np.repeat(np.arange(n), t.shape[1])
+                np.add.at(acc, rows, t.reshape(-1))   # in order, per box
             else:
-                dy1 = dy2 = np.full(ch, 0.5 * (h - 1))
-            if cw > 1:
-                dx1 = (w - 1) * (1 - ix / (cw - 1))
-                dx2 = (w - 1) * (ix / (cw - 1))
-            else:
-                dx1 = dx2 = np.full(cw, 0.5 * (w - 1))
-            mask = (oky[:, None] & okx[None, :])[:, :, None]
-            g = np.where(mask, grads[k], 0.0)
-            sy = (g * gy).sum(axis=(1, 2))
-            sx = (g * gx).sum(axis=(0, 2))
-            out[k] = [np.sum(sy * dy1), np.sum(sx * dx1), np.sum(sy * dy2), np.sum(sx * dx2)]
-        return out.astype(np.float32)
+                for j in range(t.shape[1]):           # float += double, rounded at each step
+                    acc = (acc.astype(np.float64) + t[:, j]).astype(np.float32)
+            out[:, col] = acc
+        return out
     return grad_boxes
 
 
