@@ -272,3 +272,14 @@ def test_euclidean_norm_adds_squares_in_sum_order():
     assert rb.tobytes().hex()[:64] == "3876e740049afb403717e140b088f640a8ffec40d2850041cd07e440de2cd140"
     assert rc.tobytes().hex()[:64] == "5c84b0409a28c540ab9db340cf77a7403eb9aa40add0c340"
     assert a.dtype == np.float32
+
+
+def test_reduce_prod_float64_and_first_last_axes_order():
+    x3 = np.arange(24, dtype=np.float32).reshape(2, 3, 4) * 0.37 - 3
+    p32, p64, p16, s16 = _run([tf.reduce_prod(tf.constant(x3), [0, -1]), tf.reduce_prod(tf.constant(x3.astype(np.float64))),
+                               tf.reduce_prod(tf.constant(x3.astype(np.float16)), [0, -1]),
+                               tf.reduce_sum(tf.constant(x3.astype(np.float16)), [0, -1])])
+    assert p32.tobytes().hex() == "2a26f443f36b9e42c70ebcc0"
+    assert p64.tobytes().hex() == "d111e9c74fbf0bc1"
+    assert p16.tobytes().hex() == "a25ff454e2c5"
+    assert s16.tobytes().hex() == "34bf0649794d"

@@ -917,40 +917,40 @@ def _reduction_copy(x, axes, keep, dt, xp):
 _HALF_P = 8
 
 
-def _half_leaf(x, op=np.add):
+def _half_leaf(x, op=np.add, P=_HALF_P):
     """Eigen's InnerMostDimReducer sum (op np.add) or product (np.multiply) of each row of x
-    (rows, n) of float16 or bfloat16, n <= 8192."""
+    (rows, n) of float16 or bfloat16, n <= 8192 (also float32/float64 products, P lanes)."""
     h = x.dtype.type
     rows, n = x.shape
     acc = None
     start = 0
     with np.errstate(over="ignore", invalid="ignore"):
-        if n >= 4 * _HALF_P:
-            v4 = n // (4 * _HALF_P) * (4 * _HALF_P)
-            blocks = np.ascontiguousarray(np.moveaxis(x[:, :v4].reshape(rows, -1, 4, _HALF_P), 1, 0))
+        if n >= 4 * P:
+            v4 = n // (4 * P) * (4 * P)
+            blocks = np.ascontiguousarray(np.moveaxis(x[:, :v4].reshape(rows, -1, 4, P), 1, 0))
             a = op.reduce(blocks, axis=0, dtype=h)                          # (rows, 4, 8)
             acc = op(op(op(a[:, 0], a[:, 1]), a[:, 2]), a[:, 3])
             start = v4
-        v = n // _HALF_P * _HALF_P
-        for j in range(start, v, _HALF_P):
-            acc = op(x[:, j:j + _HALF_P], acc) if acc is not None else np.array(x[:, j:j + _HALF_P], h)
+        v = n // P * P
+        for j in range(start, v, P):
+            acc = op(x[:, j:j + P], acc) if acc is not None else np.array(x[:, j:j + P], h)
         s = np.full(rows, op.identity, h)
         for j in range(v, n):
             s = op(s, x[:, j])
         if acc is None:
             return s
-        f = acc.astype(np.float32)
-        t = op(f[:, :4], f[:, 4:])
-        t = op(t[:, :2], t[:, 2:])
-        return op(s, op(t[:, 0], t[:, 1]).astype(h))
+        t = acc.astype(np.float64 if h is np.float64 else np.float32)   # predux: halves
+        while t.shape[1] > 1:
+            t = op(t[:, :t.shape[1] // 2], t[:, t.shape[1] // 2:])
+        return op(s, t[:, 0].astype(h))
 
 
-def _half_outer(x, op=np.add):
+def _half_outer(x, op=np.add, P=_HALF_P):
     """Eigen's InnerMostDimPreserver reduction over the rows of x (batch, rows, cols)."""
     h = x.dtype.type
     batch, rows, cols = x.shape
     xt = np.ascontiguousarray(np.moveaxis(x, 1, 0))                       # (rows, batch, cols)
-    cp = cols // _HALF_P * _HALF_P
+    cp = cols // P * P
     with np.errstate(over="ignore", invalid="ignore"):
         if rows < 16 or cp == 0:
             return op.accumulate(xt, axis=0, dtype=h)[-1]
@@ -966,7 +966,7 @@ def _half_outer(x, op=np.add):
         return out
 
 
-def _half_reduce(x, axes, op=np.add):
+def _half_reduce(x, axes, op=np.add, P=_HALF_P):
     """TF's float16 (or bfloat16 product) reduction of x over `axes` (keep_dims False shape), or
     None where NumPy's order is used (long runs, which Eigen splits into a tree; 3+ merged dims)."""
     x = np.ascontiguousarray(x)
@@ -974,14 +974,20 @@ def _half_reduce(x, axes, op=np.add):
     dims, first_red = tf_order._simplify(x.shape, set(axes))
     if x.size == 0 or not dims or not any(i in axes for i in range(x.ndim)):
         return None
-    if len(dims) == 1 and first_red and dims[0] <= _HALF_P * 1024:
-        r = _half_leaf(x.reshape(1, -1), op)[0]
-    elif len(dims) == 2 and not first_red and dims[1] <= _HALF_P * 1024:
-        r = _half_leaf(x.reshape(dims), op)
+    if len(dims) == 1 and first_red and dims[0] <= P * 1024:
+        r = _half_leaf(x.reshape(1, -1), op, P)[0]
+    elif len(dims) == 2 and not first_red and dims[1] <= P * 1024:
+        r = _half_leaf(x.reshape(dims), op, P)
     elif len(dims) == 2 and first_red:
-        r = _half_outer(x.reshape([1] + dims), op)[0]
+        r = _half_outer(x.reshape([1] + dims), op, P)[0]
     elif len(dims) == 3 and not first_red:
-        r = _half_outer(x.reshape(dims), op)
+        r = _half_outer(x.reshape(dims), op, P)
+    elif len(dims) == 3:
+        # axes 0 and 2 (GenericDimReducer, as tf_order's sums): one running value per output,
+        # axis 2 outer, axis 0 inner
+        a, b, c = dims
+        with np.errstate(over="ignore", invalid="ignore"):
+            r = op.accumulate(x.reshape(a, b, c).transpose(2, 0, 1).reshape(c * a, b), axis=0, dtype=x.dtype)[-1]
     else:
         return None
     return np.asarray(r, x.dtype).reshape(out_shape)
@@ -1030,10 +1036,12 @@ def _sum(axes, keep, dt, xp=np):
 
 
 def _prod(axes, keep, dt, xp=np):
-    # float32 products also follow Eigen's 8-lane packet order (AVX: the same lanes as half's)
-    if np.dtype(dt).name in ("bfloat16", "float16", "float32") and xp is np:
+    # float32/float64 products also follow Eigen's packet order (AVX: 8 or 4 lanes)
+    if np.dtype(dt).name in ("bfloat16", "float16", "float32", "float64") and xp is np:
+        lanes = 4 if dt is np.float64 else _HALF_P
+
         def prod_half(x):   # Eigen's packet order, each multiply rounded (see _half_leaf)
-            r = _half_reduce(x, axes, np.multiply) if 1 < np.size(x) <= tf_order.EXACT_MAX_ELEMENTS else None
+            r = _half_reduce(x, axes, np.multiply, lanes) if 1 < np.size(x) <= tf_order.EXACT_MAX_ELEMENTS else None
             if r is not None:
                 return _keep(r, x, axes, keep)
             with np.errstate(invalid="ignore", over="ignore"):
