@@ -444,3 +444,26 @@ def test_crop_and_resize_box_gradients_are_tfs_loop_bit_for_bit():
                    "f1c58c5e045f75a6", "cdfb50d647feaf87", "18a5fd71b898813e", "b50dcf37335867bf",
                    "aa55eda69b737634", "dd4e4d186c21f803", "8095f9d35a8c8c1f", "60ba760aeee92eaf",
                    "b8cc56f76c700340", "c4881ce81de101d4", "de0c4f8ee5ba2749", "4b9348a48b324b40"]
+
+
+def test_sample_distorted_bounding_box_shape_checks_carry_the_node():
+    with tf.Graph().as_default():
+        for args, text in [(([8, 10], np.zeros((1, 1, 4), np.float32)), "Dimension must be 3 but is 2 for '{{node "
+                                                                          "sample_distorted_bounding_box/"
+                                                                          "SampleDistortedBoundingBoxV2}}"),
+                           (([8, 10, 3], np.zeros((1, 1, 3), np.float32)), "Dimension must be 4 but is 3 for"),
+                           (([[8, 10, 3]], np.zeros((1, 1, 4), np.float32)), "Shape must be rank 1 but is rank 2 for"),
+                           (([8, 10, 3], np.zeros((1, 4), np.float32)), "Shape must be rank 3 but is rank 2 for")]:
+            with pytest.raises(ValueError) as e:
+                tf.image.sample_distorted_bounding_box(*args)
+            assert str(e.value).startswith(text)
+
+
+def test_extract_glimpse_gaussian_noise_stays_in_each_channels_range():
+    # Eigen's ExtractGlimpses clips its Gaussian noise to the channel's [min, max].
+    img = np.random.RandomState(8).rand(1, 8, 10, 3).astype(np.float32)
+    with tf.Graph().as_default():
+        g = tf.image.extract_glimpse(img, [6, 6], [[-5.0, -5.0]], centered=False, normalized=False,
+                                     uniform_noise=False)
+        out = run(g)
+    assert (out >= img.min(axis=(0, 1, 2))).all() and (out <= img.max(axis=(0, 1, 2))).all()

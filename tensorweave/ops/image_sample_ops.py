@@ -38,10 +38,20 @@ def _draw_shape(op):
 
 registry.register_op("DrawBoundingBoxes", shape_fn=_draw_shape)
 registry.register_op("DrawBoundingBoxesV2", shape_fn=_draw_shape)
-registry.register_op("SampleDistortedBoundingBox", stateful=True,
-                     shape_fn=lambda op: [TensorShape([3]), TensorShape([3]), TensorShape([1, 1, 4])])
-registry.register_op("SampleDistortedBoundingBoxV2", stateful=True,
-                     shape_fn=lambda op: [TensorShape([3]), TensorShape([3]), TensorShape([1, 1, 4])])
+def _sample_box_shape(op):
+    """TF's shape function: image_size [3], bounding_boxes [batch, N, 4]."""
+    size, boxes = op._inputs[0]._shape, op._inputs[1]._shape
+    _rank(op._inputs[0], 1)
+    _rank(op._inputs[1], 3)
+    if size.ndims == 1 and size.dims[0].value not in (None, 3):
+        raise ValueError(f"Dimension must be 3 but is {size.dims[0].value}")
+    if boxes.ndims == 3 and boxes.dims[2].value not in (None, 4):
+        raise ValueError(f"Dimension must be 4 but is {boxes.dims[2].value}")
+    return [TensorShape([3]), TensorShape([3]), TensorShape([1, 1, 4])]
+
+
+registry.register_op("SampleDistortedBoundingBox", stateful=True, shape_fn=_sample_box_shape)
+registry.register_op("SampleDistortedBoundingBoxV2", stateful=True, shape_fn=_sample_box_shape)
 
 
 def _glimpse_shape(op):
@@ -104,9 +114,7 @@ def sample_distorted_bounding_box(image_size, bounding_boxes, seed=None, seed2=N
                                                _dtypes.int64):
             raise TypeError(f"Value passed to parameter 'image_size' has DataType "
                             f"{image_size.dtype.base_dtype.name} not in list of allowed values")
-        _rank(image_size, 1, "image_size")
         bounding_boxes = convert_to_tensor(bounding_boxes, name="bounding_boxes", dtype=_dtypes.float32)
-        _rank(bounding_boxes, 3, "bounding_boxes")
         moc = convert_to_tensor(min_object_covered, name="min_object_covered", dtype=_dtypes.float32)
         t = image_size.dtype.base_dtype
         attrs = {"T": t, "seed": int(seed or 0), "seed2": int(seed2 or 0),

@@ -272,7 +272,9 @@ def _extract_glimpse(op, ctx):
             elif noise == "zero":
                 fill = np.zeros((gh, gw, c), np.float32)
             else:
+                # (Eigen's: clipped to each channel's [min, max])
                 fill = (rng.standard_normal((gh, gw, c)) * img.std(axis=(0, 1)) + img.mean(axis=(0, 1))).astype(np.float32)
+                fill = np.clip(fill, img.min(axis=(0, 1)), img.max(axis=(0, 1)))
             rows, cols = np.arange(gh) + oy, np.arange(gw) + ox
             rin, cin = (rows >= 0) & (rows < h), (cols >= 0) & (cols < w)
             win = img[np.clip(rows, 0, h - 1)][:, np.clip(cols, 0, w - 1)]
