@@ -61,7 +61,7 @@ def _shared_weight_grad(op, *grads):
         else:
             rest.append(g)
     parts = []
-    if len(pairs) > 1:
+    if len(pairs) > 1 and not _small_products(pairs):
         xs = array_ops.concat([p[0][0] for p in pairs], 0)
         dzs = array_ops.concat([p[0][1] for p in pairs], 0)
         parts.append(math_ops.matmul(xs, dzs, transpose_a=True))
@@ -73,6 +73,18 @@ def _shared_weight_grad(op, *grads):
     if len(parts) == 1:
         return [parts[0]]
     return [math_ops.add_n([convert_to_tensor(p) for p in parts])]
+
+
+def _small_products(pairs):
+    """Whether every per-step product x_t^T dz_t is small enough for the kernels' exact path
+    (tf_order): then the AddN of the T products, as TF builds it, gives TF's bits, and merging
+    them would gain nothing worth the difference in the last bit."""
+    from ..kernels.cpu.tf_order import MATMUL_EXACT_MAX_MACS
+    for (x, dz), _ in pairs:
+        dims = x.shape.as_list() + dz.shape.as_list()[1:]
+        if None in dims or dims[0] * dims[1] * dims[2] > MATMUL_EXACT_MAX_MACS:
+            return False
+    return True
 
 
 def shared_weight(weight, num_steps, name="RNNSharedWeight"):

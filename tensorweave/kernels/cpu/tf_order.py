@@ -23,7 +23,7 @@ Orders (measured by comparing float32 bit patterns with real TF, see tests/ops/t
 import numpy as np
 
 __all__ = ["inner_sum", "outer_sum", "reduce_sum", "reduce_mean", "matmul", "matmul_exact_ok", "matmul_block",
-           "matvec", "matvec_order", "MATVEC_EXACT_MAX_MACS", "bias_add_grad",            "EXACT_MAX_ELEMENTS"]
+           "matvec", "matvec_order", "matmul_dot16", "DOT16_ROWS", "MATVEC_EXACT_MAX_MACS", "bias_add_grad",            "EXACT_MAX_ELEMENTS"]
 
 _f = np.float32
 _P = 8                  # Eigen's float packet (AVX)
@@ -248,6 +248,32 @@ def matmul(a, b, block=_MM_BLOCK):
     for k0 in range(block, k, block):
         out += _fma_run(prods, k0, min(k, k0 + block))
     return out
+
+
+# With both shapes static, TF's float32 A @ B^T for 2 <= M < 16 rows is a dot product per output
+# in 16 lanes (measured on TF 2.21 for K up to 600 and any N): lane l is a running FMA over the
+# k = l (mod 16), the lanes then added by halves (l + 8, l + 4, l + 2, l + 1).
+DOT16_ROWS = (2, 16)
+_DOT_LANES = 16
+
+
+def matmul_dot16(a, b):
+    """a @ b for float32 (m, k) by (k, n) in the order of that 16-lane kernel."""
+    m, k = a.shape
+    n = b.shape[1]
+    kk = -(-k // _DOT_LANES) * _DOT_LANES
+    a64 = np.zeros((m, kk), np.float64)
+    a64[:, :k] = a
+    b64 = np.zeros((kk, n), np.float64)
+    b64[:k] = b
+    acc = np.zeros((_DOT_LANES, m, n), _f)
+    for j in range(0, kk, _DOT_LANES):
+        prods = a64[:, j:j + _DOT_LANES].T[:, :, None] * b64[j:j + _DOT_LANES][:, None, :]
+        np.add(acc, prods, out=acc, casting="same_kind")    # one rounding: the FMA
+    while acc.shape[0] > 1:
+        h = acc.shape[0] // 2
+        acc = acc[:h] + acc[h:]
+    return acc[0]
 
 
 # matvec loops over blocks of 8, not over k: measured to match TF for any k (up to 10,000) when an
