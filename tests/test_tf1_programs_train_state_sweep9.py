@@ -326,3 +326,56 @@ def test_float16_adagrad_packets_take_the_float32_rsqrt_rounded_to_half():
             s.run(tf.global_variables_initializer())
             s.run(op)
             assert _hex(s.run(v)) == "0b20d6a661a1c5ac12ab67a08ca812a5"
+
+
+FTRL64_WANT = [
+    ("8916a6f37a54cebf7a773698b20aa13f9a07e5ea0cfec1bf2b5065770ad598bf1c016dc6b9fdc03f6a53be28"
+     "8801f2bf19cc0d5df3a5d23f1c13b1572031d33fb7eaeb4e8fbcb2bf6237bff5290475bfe5490deca1c7b03f"),
+    ("aafd16e462f2ef3f1c11e1782ec1d1bf7ef6b8eca1f8f73f516b8d1ddec5d53f2638975369c604c0b02c7780"
+     "2feb514010cb148e9f7a1bc0104f0d2b7a5813c0ab1dc7f6fdd4f03f2806470aafbbb43f16638e9548a0edbf"),
+    ("0eb98df4ef2ac13f0025c4b18f79da3f353ec3e694f7e43f94e8cc2e2edaea3fbf0baab01630ee3f965e9f8b"
+     "091fee3f66ac00f1550ce73f73482dcf83e8dc3f6f61b73d147ac93f89bae66e2b46c5bf134fff3c15c1debf"
+     "478216acb9bbe7bf2106a6ad4376edbffdcf3144ccedefbf420b13a268dceebf19ad701f5d60eabf74852668"
+     "c3f8e2bf7ace9776f0eed2bf948b8c303733983f36ee08a3e1867e3f2752fae42577503fa3bb008f642b7c3f"
+     "a6de9486904f983f1376b141d397a73fb8d3902c9572b03ff7c375872f97b03fb521b7ec0900a03fdbcad49d"
+     "9f51b93f4e445ce3dfd4cdbfa08c832f4541e1bf751edaf74824e9bffb31c1c9bc3eeebf36e9896bfdffefbf"
+     "35bc7e3c4e36eebf409698d65a14e9bfa565d7f79a2be1bf"),
+    ("a28313148fd408c035825fdaeb972bc0026feec74d8241c0c6a7e5a7556d57c0d2bcec949f668cc0c5519128"
+     "a96465c05528b4d3f8d448c0c0e754a5548832c05294f9405c3217c066ff46e4c4fae2bf9ed9f5df5634e8bf"
+     "32863c26703becbffe1b8b2a11ddeebf2549bb94e8f7efbfb6dcc61df97defbffc0124b14a75edbfa208fe0f"
+     "9ef7e9bf5e202dbd2631e5bfa1e8e31ac069d8bfca73ded617e4c0bfc6aa1799a5db9bbfa67ed2657021c1bf"
+     "5ad86f2e379addbf6dab11be1255eebf06447cf1a3c5f6bf5d46ef2de53ff9bfdd6022458ca9ebbfe19a0130"
+     "24eeef3ffaa9946c7b9bef3f924c76109eb8ed3f2c5246096e5dea3ff08405306ab4e53f75e9ef6e28f1df3f"
+     "17a91e160be5d23fd05bd492c0a6b33f942f63bfbe9fc2bf"),
+    ("cbea33551c23ca3fd812d0dff2e3ebbf66a179097d42a3bfa565d7f79a2be1bf"),
+    ("c705c304b3df30c04c705777af26eebf32a711c50443e63f942f63bfbe9fc2bf"),
+]
+
+
+def test_float64_ftrl_power_is_eigens_double_packet_pow_then_glibc_pow():
+    # 4-lane double packets: generic_pow with accurate_log2<double>; the tail is glibc's pow
+    f = np.float64
+    x = np.linspace(0.05, 3.0, 11).astype(f)
+    got = []
+    with tf.Graph().as_default():
+        var = tf.Variable(np.sin(x * 7))
+        acc = tf.Variable(x)
+        lin = tf.Variable(np.cos(x * 5))
+        op = T.apply_ftrl(var, acc, lin, np.tan(x), f(0.1), f(0.01), f(0.02), f(-0.3))
+        with tf.Session() as s:
+            s.run(tf.global_variables_initializer())
+            s.run(op)
+            got += [_hex(s.run(var)), _hex(s.run(lin))]
+    for inner in (9, 1):
+        with tf.Graph().as_default():
+            a = np.linspace(0.1, 4.0, 4 * inner).astype(f).reshape(4, inner)
+            var = tf.Variable(np.sin(a * 3))
+            acc = tf.Variable(a)
+            lin = tf.Variable(np.cos(a * 2))
+            op = T.sparse_apply_ftrl(var, acc, lin, np.tan(a[:2]), np.array([2, 0], np.int32), f(0.1), f(0.01),
+                                     f(0.02), f(-0.6))
+            with tf.Session() as s:
+                s.run(tf.global_variables_initializer())
+                s.run(op)
+                got += [_hex(s.run(var)), _hex(s.run(lin))]
+    assert got == FTRL64_WANT
