@@ -42,3 +42,25 @@ def test_unknown_shapes_keep_the_running_fma():
     for j in range(50):
         acc = (acc.astype(np.float64) + a[:, j, None].astype(np.float64) * b[:, j].astype(np.float64)).astype(np.float32)
     assert got.tobytes() == acc.tobytes()
+
+
+@pytest.mark.parametrize("shapes", [((3, 8, 50), (3, 50, 16), False), ((3, 8, 50), (3, 16, 50), True),
+                                    ((2, 20, 40), (2, 40, 30), False), ((4, 2, 30), (1, 30, 5), False)])
+@pytest.mark.parametrize("static", [True, False])
+def test_batch_matmul_is_a_running_fma(shapes, static):
+    # (measured on TF 2.21: BatchMatMulV2's float32 outputs were the running FMA in every case)
+    sa, sb, tb = shapes
+    rng = np.random.RandomState(1)
+    a, b = rng.randn(*sa).astype(np.float32), rng.randn(*sb).astype(np.float32)
+    with tf.Graph().as_default():
+        pa = tf.placeholder(tf.float32, sa if static else None)
+        pb = tf.placeholder(tf.float32, sb if static else None)
+        y = tf.matmul(pa, pb, transpose_b=tb)
+        assert y.op.type == "BatchMatMulV2"
+        with tf.Session() as sess:
+            got = sess.run(y, {pa: a, pb: b})
+    bb = np.swapaxes(b, -1, -2) if tb else b
+    acc = np.zeros(got.shape, np.float32)
+    for j in range(a.shape[-1]):
+        acc = (acc.astype(np.float64) + a[..., j, None].astype(np.float64) * bb[..., j, None, :]).astype(np.float32)
+    assert got.tobytes() == acc.tobytes()

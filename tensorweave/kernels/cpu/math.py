@@ -811,6 +811,17 @@ def _batch_matmul(op, ctx):
         return np.conj(t) if cplx else t
 
     xp_matmul = parallel.batch_matmul if ctx.xp is np else ctx.xp.matmul
+    if ctx.xp is np and op._inputs[0]._dtype.base_dtype.as_numpy_dtype is np.float32:
+        fast = xp_matmul
+
+        def xp_matmul(x, y):
+            # small products in TF's order (a running FMA over k), so printed values match
+            if x.ndim >= 2 and y.ndim >= 2 and x.shape[-1] == y.shape[-2] and \
+                    0 < x.shape[-1] <= tf_order.MATMUL_EXACT_MAX_K:
+                batch = int(np.prod(np.broadcast_shapes(x.shape[:-2], y.shape[:-2])))
+                if batch * x.shape[-2] * x.shape[-1] * y.shape[-1] <= tf_order.MATMUL_EXACT_MAX_MACS:
+                    return tf_order.batch_matmul(x, y)
+            return fast(x, y)
 
     def batch_matmul(x, y):
         try:
