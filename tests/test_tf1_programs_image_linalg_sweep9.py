@@ -467,3 +467,11 @@ def test_extract_glimpse_gaussian_noise_stays_in_each_channels_range():
                                      uniform_noise=False)
         out = run(g)
     assert (out >= img.min(axis=(0, 1, 2))).all() and (out <= img.max(axis=(0, 1, 2))).all()
+
+
+def test_rgb_hsv_ops_set_the_last_dimension_to_3():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [2, None, None, None])
+        assert tf.image.rgb_to_hsv(x).shape.as_list() == [2, None, None, 3]
+        assert tf.image.hsv_to_rgb(tf.placeholder(tf.float32, [8, None, None])).shape.as_list() == [8, None, 3]
+        assert tf.image.rgb_to_hsv(tf.placeholder(tf.float32)).shape.ndims is None

@@ -12,6 +12,7 @@ from ..framework import registry
 from ..framework.constant_op import convert_to_tensor
 from ..framework.graph import Tensor, name_scope
 from ..framework.op_util import apply_op
+from ..framework.tensor_shape import TensorShape
 from .image_ops import convert_image_dtype, adjust_brightness, adjust_contrast
 
 __all__ = ["rgb_to_hsv", "hsv_to_rgb", "adjust_hue", "adjust_saturation", "adjust_gamma",
@@ -29,6 +30,7 @@ def _rgb_shape(op):
         last = s.dims[-1].value
         if last is not None and last != 3:
             raise ValueError(f"Dimension must be 3 but is {last}")
+        return [TensorShape(s.as_list()[:-1] + [3])]   # (TF's ColorspaceShapeFn sets the last dim)
     return [s]
 
 
