@@ -283,3 +283,16 @@ def test_reduce_prod_float64_and_first_last_axes_order():
     assert p64.tobytes().hex() == "d111e9c74fbf0bc1"
     assert p16.tobytes().hex() == "a25ff454e2c5"
     assert s16.tobytes().hex() == "34bf0649794d"
+
+
+def test_cumulative_logsumexp_float32_bits_as_glibc_scalar_scan():
+    import hashlib
+    rng = np.random.RandomState(0)
+    for shape in [(10000,), (300, 40), (40, 300), (5, 6, 7), (100000,)]:
+        for _ in range(6):
+            rng.uniform(0.9, 1.1, shape)
+    a = rng.uniform(-3, 3, (1000,)).astype(np.float32)
+    b = rng.uniform(-3, 3, (30, 40)).astype(np.float32)
+    ra, rb = _run([tf.math.cumulative_logsumexp(tf.constant(a), 0), tf.math.cumulative_logsumexp(tf.constant(b), 0)])
+    assert hashlib.md5(ra.tobytes()).hexdigest() == "4d46eae8217ef0004cad5ad1be10c82d"
+    assert hashlib.md5(rb.tobytes()).hexdigest() == "e85b6e2428fe92647e886dab28ae6b71"

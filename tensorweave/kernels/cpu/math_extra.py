@@ -7,7 +7,7 @@ from ...framework import errors
 from ..registry import register_kernel
 
 from .math import _is_int, no_kernel, scipy_special, via_float32
-from . import x86_approx
+from . import eigen_math, x86_approx
 
 
 # complex values per AVX packet in Eigen (Packet4cf, Packet2cd): the last n % P take the scalar path
@@ -102,12 +102,25 @@ def _bad(msg):
     return errors.InvalidArgumentError(None, None, msg)
 
 
-def _logsumexp_step(a, b):
+def _logsumexp_step(a, b, exp=np.exp, log1p=np.log1p):
     """TF's LogSumExp functor (scan_ops.h): log1p(exp(min - max)) + max with std::min/max, so a
     NaN b leaves the sum as it was (-inf + NaN is -inf), and max below lowest gives max."""
+    if a.size == 0:
+        return a.copy()
     lo = np.where(b < a, b, a)
     hi = np.where(a < b, b, a)
-    return np.where(hi < np.finfo(np.float64).min, hi, np.log1p(np.exp(lo - hi)) + hi)
+    d = lo - hi
+    r = np.asarray(log1p(exp(d)), a.dtype) + hi
+    r = np.where(np.isnan(d), d, r)       # (inf - inf: that NaN, as glibc passes it on)
+    return np.where(hi < np.finfo(a.dtype).min, hi, r).astype(a.dtype)
+
+
+# TF's scan runs the functor on scalars (no packets, whatever the axis): glibc's exp and log1p in
+# the dtype. Other dtypes, and inputs too big for glibc's float functions called element by
+# element here, go through float64 NumPy.
+_LSE_FNS = {"float32": (eigen_math.glibc_expf, eigen_math.glibc_log1pf),
+            "float64": (eigen_math.glibc_exp, eigen_math.glibc_log1p)}
+_LSE_EXACT_MAX = 1 << 16
 
 
 @register_kernel("CumulativeLogsumexp")
@@ -124,21 +137,23 @@ def _cumulative_logsumexp(op, ctx):
         a += n if a < 0 else 0   # TF reports the axis after adding the rank to a negative one
         if not 0 <= a < n:
             raise _bad(f"ScanOp: Expected scan axis in the range [{-n}, {n}), but got {a}")
-        w = np.moveaxis(x.astype(np.float64), a, 0)
+        fns = _LSE_FNS.get(np.dtype(dt).name, ()) if 0 < x.size <= _LSE_EXACT_MAX else ()
+        moved = np.moveaxis(x.astype(dt if fns else np.float64), a, 0)
+        w = moved.reshape(moved.shape[0], int(np.prod(moved.shape[1:], dtype=np.int64)))
         if reverse:
             w = w[::-1]
         out = np.empty_like(w)
-        acc = np.full(w.shape[1:], -np.inf)
+        acc = np.full(w.shape[1:], -np.inf, w.dtype)
         with np.errstate(all="ignore"):
             for i in range(w.shape[0]):
                 if exclusive:
                     out[i] = acc
-                acc = _logsumexp_step(acc, w[i])
+                acc = _logsumexp_step(acc, w[i], *fns)
                 if not exclusive:
                     out[i] = acc
         if reverse:
             out = out[::-1]
-        out = np.moveaxis(out, 0, a)
+        out = np.moveaxis(out.reshape(moved.shape), 0, a)
         return np.ascontiguousarray(out).astype(dt)
     return cumulative_logsumexp
 
