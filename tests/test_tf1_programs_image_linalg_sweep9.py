@@ -475,3 +475,28 @@ def test_rgb_hsv_ops_set_the_last_dimension_to_3():
         assert tf.image.rgb_to_hsv(x).shape.as_list() == [2, None, None, 3]
         assert tf.image.hsv_to_rgb(tf.placeholder(tf.float32, [8, None, None])).shape.as_list() == [8, None, 3]
         assert tf.image.rgb_to_hsv(tf.placeholder(tf.float32)).shape.ndims is None
+
+
+def test_linalg_shape_inference_with_unknown_shapes_as_tf():
+    rng = np.random.RandomState(3)
+    a = rng.randn(3, 4, 4).astype(np.float32) + 4 * np.eye(4, dtype=np.float32)
+    s = a @ np.swapaxes(a, -1, -2)
+    r = rng.randn(3, 4, 2).astype(np.float32)
+    with tf.Graph().as_default():
+        unknown = tf.placeholder_with_default(s, None)
+        t = tf.linalg.adjoint(unknown)
+        assert t.name == "adjoint/matrix_transpose/transpose:0" and t.shape.ndims is None
+        np.testing.assert_array_equal(run(t), np.swapaxes(s, -1, -2))
+        assert tf.linalg.set_diag(unknown, tf.ones([3, 4])).shape.as_list() == [3, None, None]
+        assert tf.linalg.solve(unknown, r).shape.as_list() == [3, 4, 2]
+        assert tf.linalg.solve(s, tf.placeholder(tf.float32)).shape.as_list() == [3, 4, None]
+        # lstsq (fast) is TF's composite: a cond on the inner shape when it is not known
+        for shape, name, static in [([None, None, None], "matrix_solve_ls/cond/Merge:0", [3, None, 2]),
+                                    ([3, None, 4], "matrix_solve_ls_1/cond/Merge:0", [3, 4, 2]),
+                                    (None, "matrix_solve_ls_2/cond/Merge:0", None),
+                                    ([None, 4, 4], "matrix_solve_ls_3/cholesky_solve/MatrixTriangularSolve_1:0",
+                                     [3, 4, 2])]:
+            x = tf.linalg.lstsq(tf.placeholder_with_default(s, shape), r)
+            assert x.name == name
+            assert (x.shape.as_list() if x.shape.ndims is not None else None) == static
+            np.testing.assert_allclose(run(x), np.linalg.solve(s, r), rtol=2e-3, atol=1e-4)

@@ -195,13 +195,26 @@ def _regularized_gramian_cholesky(matrix, l2_regularizer, first_kind):
     return cholesky(gramian)
 
 
-def _ls_composite(matrix, rhs, l2_regularizer):
-    m, n = matrix.shape[-2].value, matrix.shape[-1].value
-    if m is None or n is None or m >= n:
-        chol = _regularized_gramian_cholesky(matrix, l2_regularizer, True)
-        return cholesky_solve(chol, math_ops.matmul(matrix, rhs, adjoint_a=True))
+def _ls_overdetermined(matrix, rhs, l2_regularizer):
+    chol = _regularized_gramian_cholesky(matrix, l2_regularizer, True)
+    return cholesky_solve(chol, math_ops.matmul(matrix, rhs, adjoint_a=True))
+
+
+def _ls_underdetermined(matrix, rhs, l2_regularizer):
     chol = _regularized_gramian_cholesky(matrix, l2_regularizer, False)
     return math_ops.matmul(matrix, cholesky_solve(chol, rhs), adjoint_a=True)
+
+
+def _ls_composite(matrix, rhs, l2_regularizer):
+    """TF's composite: by the static inner shape, or a cond on it when it is not known."""
+    inner = matrix.shape[-2:].as_list() if matrix.shape.ndims is not None else [None, None]
+    if None not in inner:
+        f = _ls_overdetermined if inner[0] >= inner[1] else _ls_underdetermined
+        return f(matrix, rhs, l2_regularizer)
+    from .control_flow_ops import cond
+    shape = array_ops.shape(matrix)[-2:]
+    return cond(shape[-2] >= shape[-1], lambda: _ls_overdetermined(matrix, rhs, l2_regularizer),
+                lambda: _ls_underdetermined(matrix, rhs, l2_regularizer))
 
 
 def matrix_solve_ls(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
@@ -222,8 +235,7 @@ def matrix_solve_ls(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
         rhs_ndims = rhs.shape.ndims if isinstance(rhs, Tensor) else np.ndim(rhs)
         if rhs_ndims == 1:
             raise ValueError("Shape must be at least rank 2 but is rank 1")
-        rhs_static = not isinstance(rhs, Tensor) or rhs.shape.is_fully_defined()
-        if fast and matrix.shape.is_fully_defined() and rhs_static:
+        if fast:   # TF's composite (the kernel only with fast=False)
             if not isinstance(rhs, Tensor):
                 rhs = np.asarray(rhs, dt.as_numpy_dtype)
             return _ls_composite(matrix, rhs, l2_regularizer)

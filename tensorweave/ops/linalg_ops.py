@@ -100,8 +100,13 @@ def _merge_batch(a, b):
 def _solve_shape(op):
     m = _square(op.inputs[0].shape)
     r = _rank2(op.inputs[1].shape)
-    if m is None or r is None:
+    if m is None and r is None:
         return [unknown_shape()]
+    # (TF's MatrixSolveShapeFn merges what is known of either side)
+    if m is None:
+        return [TensorShape(r)]
+    if r is None:
+        return [TensorShape(m[:-2] + [m[-1], None])]
     batch = _merge_batch(m[:-2], r[:-2])
     n = _merge_dim(m[-1], r[-2])
     return [TensorShape(batch + [n, r[-1]])]
@@ -327,7 +332,11 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
         a = convert_to_tensor(a, name="a")
         ndims = a.shape.ndims
         if ndims is None:
-            raise NotImplementedError("matrix_transpose of a tensor of unknown rank is not supported yet")
+            # TF's perm when run: [0, ..., rank - 3, rank - 1, rank - 2]
+            from .array_range_ops import range as _range
+            r = array_ops.rank(a)
+            perm = array_ops.concat([_range(0, r - 2, 1), array_ops.stack([r - 1, r - 2])], 0)
+            return array_ops.transpose(a, perm=perm, conjugate=conjugate)
         if ndims < 2:
             raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  Received `a` = {a} "
                              f"with shape: {a.shape}")
@@ -428,9 +437,13 @@ def _matrix_diag_part_shape(op):
 def _matrix_set_diag_shape(op):
     d = _rank2(op.inputs[0].shape)
     k = _k_value(op, 2)
-    if d is None:
-        return [unknown_shape()]
     ds = op.inputs[1].shape
+    if d is None:
+        # TF infers the batch dimensions from the diagonal's shape
+        if ds.ndims is None or k is None:
+            return [unknown_shape()]
+        batch = ds.as_list()[:-2] if k[0] < k[1] else ds.as_list()[:-1]
+        return [TensorShape(batch + [None, None])]
     band = k is not None and k[0] < k[1]
     if ds.ndims is not None:
         want = len(d) if band else len(d) - 1
