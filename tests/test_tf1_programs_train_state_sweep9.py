@@ -379,3 +379,35 @@ def test_float64_ftrl_power_is_eigens_double_packet_pow_then_glibc_pow():
                 s.run(op)
                 got += [_hex(s.run(var)), _hex(s.run(lin))]
     assert got == FTRL64_WANT
+
+
+def test_on_read_get_variable_keeps_an_explicit_trainable_and_getters_without_constraint():
+    seen = []
+
+    def getter_without_constraint(getter, name, shape=None, dtype=None, initializer=None, regularizer=None,
+                                  reuse=None, trainable=None, collections=None, caching_device=None,
+                                  partitioner=None, validate_shape=True, use_resource=None,
+                                  synchronization=None, aggregation=None):
+        seen.append((name, trainable))
+        return getter(name, shape=shape, dtype=dtype, initializer=initializer, trainable=trainable)
+
+    with tf.Graph().as_default():
+        with tf.variable_scope("a", custom_getter=getter_without_constraint):
+            tf.get_variable("v", [2])
+            tf.get_variable("u", [2], synchronization=tf.VariableSynchronization.ON_READ)
+        t = tf.get_variable("t", [1], trainable=True, synchronization=tf.VariableSynchronization.ON_READ)
+        assert seen == [("a/v", True), ("a/u", False)]
+        assert t.name == "t:0"
+        assert [x.name for x in tf.trainable_variables()] == ["a/v:0", "t:0"]
+
+
+def test_caching_device_places_the_read_snapshot():
+    with tf.Graph().as_default():
+        with tf.device("/job:ps/task:0"):
+            v = tf.Variable([1.0, 2.0], name="v", caching_device="/job:worker/cpu:0")
+            w = tf.Variable([1.0, 2.0], name="w")
+        assert v.value().name == "v/read:0" and v.value().device == "/job:worker/task:0/device:CPU:0"
+        assert v.value().op.colocation_groups() == [b"loc:@v/read"]
+        assert w.value().device == "/job:ps/task:0" and w.value().op.colocation_groups() == [b"loc:@w"]
+        with tf.variable_scope("c", caching_device="/cpu:0"):
+            assert tf.get_variable("cv", [1]).value().device == "/device:CPU:0"

@@ -207,24 +207,22 @@ class _VarStore:
                                              constraint, synchronization, aggregation,
                                              use_resource=use_resource)
 
-        # TF's _get_trainable_value: resolved before any custom getter sees it.
-        if synchronization == VariableSynchronization.ON_READ:
-            if trainable:
-                raise ValueError("Synchronization value can be set to VariableSynchronization.ON_READ only "
-                                 "for non-trainable variables. You have specified trainable=True and "
-                                 "synchronization=VariableSynchronization.ON_READ.")
-            trainable = False
-        elif trainable is None:
-            trainable = True
+        # TF's validate_synchronization_aggregation_trainable, before any custom getter: an
+        # unset `trainable` is False for ON_READ variables (an explicit True is kept).
+        if trainable is None:
+            trainable = synchronization != VariableSynchronization.ON_READ
         if custom_getter is not None:
             if not callable(custom_getter):
                 raise ValueError(f"Passed a custom_getter which is not callable: {custom_getter}")
-            return custom_getter(
+            kwargs = dict(
                 getter=true_getter, name=name, shape=shape, dtype=dtype, initializer=initializer,
                 regularizer=regularizer, reuse=reuse, trainable=trainable, collections=collections,
                 caching_device=caching_device, partitioner=partitioner, validate_shape=validate_shape,
-                use_resource=use_resource, constraint=constraint, synchronization=synchronization,
-                aggregation=aggregation)
+                use_resource=use_resource, synchronization=synchronization, aggregation=aggregation)
+            # (TF passes `constraint` only to getters that take it or **kwargs: it came later)
+            if _takes_arg(custom_getter, "constraint"):
+                kwargs["constraint"] = constraint
+            return custom_getter(**kwargs)
         return true_getter(name, shape=shape, dtype=dtype, initializer=initializer,
                            regularizer=regularizer, reuse=reuse, trainable=trainable,
                            collections=collections, caching_device=caching_device,
@@ -386,6 +384,15 @@ class _VarStore:
             if loss is not None:
                 g.add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
         return v
+
+
+def _takes_arg(fn, name):
+    """Whether fn has a parameter `name` or takes **kwargs (TF's fn_args / has_kwargs)."""
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return True
+    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
 def _needs_no_arguments(fn):

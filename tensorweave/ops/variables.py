@@ -167,7 +167,12 @@ class Variable(metaclass=_VariableMeta):
                 with g.colocate_with(self._variable.op):
                     self._initializer_op = state_ops.assign(
                         self._variable, self._initial_value, validate_shape=validate_shape).op
-                    self._snapshot = _identity(self._variable, name="read")
+                    if caching_device is None:
+                        self._snapshot = _identity(self._variable, name="read")
+                if caching_device is not None:
+                    # TF reads the variable on the caching device (no colocation with it)
+                    with g.device(caching_device):
+                        self._snapshot = _identity(self._variable, name="read")
         g.add_to_collections(collections, self)
         self._graph_element = self._variable
         self._save_slice_info = None
