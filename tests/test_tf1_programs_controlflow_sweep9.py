@@ -333,3 +333,32 @@ def test_while_loop_over_a_sparse_tensor():
         np.testing.assert_array_equal(run(tf.sparse.to_dense(r)), [[4., 0., 0.], [0., 4., 0.], [0., 0., 2.]])
         # d/dx of 1*x*x + 2*x: 2x + 2
         assert run(tf.gradients(tf.reduce_sum(r.values), x)) == [6.0]
+
+
+# -- tf.gradients inside cond and while bodies ---------------------------------------------------
+
+def test_gradients_inside_a_branch_with_respect_to_outer_tensors():
+    with tf.Graph().as_default():
+        x = tf.constant(1.0)
+        y = tf.cond(x > 0, lambda: tf.gradients(x * x * x, x)[0], lambda: x)
+        assert _hex(run([y] + tf.gradients(y, x))) == [["0x1.8000000000000p+1"], ["0x1.8000000000000p+2"]]
+        z = tf.cond(tf.constant(True), lambda: tf.gradients(x * 3.0, x, stop_gradients=[x])[0], lambda: x)
+        assert run(z) == 3.0
+        for resource in (False, True):
+            v = tf.Variable(2.0, use_resource=resource)
+            y = tf.cond(tf.constant(True), lambda: tf.gradients(v * v * v, v)[0], lambda: tf.constant(0.))
+            with tf.Session() as sess:
+                sess.run(v.initializer)
+                assert sess.run(y) == 12.0
+
+
+def test_gradients_inside_a_loop_body_with_respect_to_outer_tensors():
+    with tf.Graph().as_default():
+        x = tf.constant(2.0)
+        v = tf.Variable(2.0)
+        for w in (x, v):
+            r = tf.while_loop(lambda i, a: i < 2, lambda i, a: (i + 1, a + tf.gradients(a * w * w, w)[0]),
+                              (0, tf.constant(1.0)))
+            with tf.Session() as sess:
+                sess.run(v.initializer)
+                assert sess.run(r) == (2, 25.0)

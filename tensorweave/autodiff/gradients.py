@@ -44,6 +44,20 @@ def _is_loop_history(t):
         and t is t.op._outputs[-1]
 
 
+def _captured(graph, t):
+    """`t` as the function being traced in `graph` sees it: the placeholder standing for it when
+    the function (or each function it is nested in) captured it, else `t` itself."""
+    if not isinstance(t, Tensor) or t.graph is graph or not hasattr(graph, "_captures"):
+        return t
+    outer = _captured(graph.outer_graph, t)
+    if outer not in graph._captures:
+        # A ref variable's value is captured as its read (an Identity of it): the same gradient.
+        reads = [c for c in outer._consumers if c._type == "Identity" and c._outputs[0] in graph._captures]
+        if reads:
+            outer = reads[0]._outputs[0]
+    return graph._captures.get(outer, t)
+
+
 def _as_list(x):
     if x is None:
         return []
@@ -79,6 +93,9 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
     # x still gets its gradient.
     stop_tensors = [_to_tensor(s, True) for s in _as_list(stop_gradients)]
     graph = ys[0].graph if ys else get_default_graph()
+    # Inside a cond/while body, an outer x (or stop) is the body's capture of it.
+    xs = [_captured(graph, x) for x in xs]
+    stop_tensors = [_captured(graph, t) for t in stop_tensors]
 
     with graph.as_default(), name_scope(name, "gradients", ys + xs + stop_tensors):
         from ..ops import array_ops, math_ops  # op constructors for seeds and sums
