@@ -362,3 +362,10 @@ def test_gradients_inside_a_loop_body_with_respect_to_outer_tensors():
             with tf.Session() as sess:
                 sess.run(v.initializer)
                 assert sess.run(r) == (2, 25.0)
+
+
+def test_case_with_one_pair_and_no_default_returns_the_fns_tensor():
+    with tf.Graph().as_default():
+        r = tf.case([(tf.constant(False), lambda: tf.constant(1))], default=None)
+        assert r.name == "case/Const_1:0"
+        assert "Input error: None of conditions evaluated as True" in _run_error_text(r)

@@ -381,9 +381,11 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
                                                    array_ops.stack(all_preds, name="preds_c")])]
                 with get_default_graph().control_dependencies(checks):
                     out = last_fn()
-                    # (a tensor from outside the branch is forwarded, so the checks gate it)
+                    # (a tensor made before the checks is forwarded, so they gate it; one made
+                    # under them is returned as it is, as TF)
                     return _fg.map_structure(
-                        lambda t: array_ops.identity(t) if isinstance(t, Tensor) else t, out)
+                        lambda t: array_ops.identity(t) if isinstance(t, Tensor)
+                        and not all(c in t.op.control_inputs for c in checks) else t, out)
         fn = default
         for predicate, action in reversed(list(zip(predicates, actions))):
             fn = _functools.partial(cond, predicate, true_fn=action, false_fn=fn, strict=strict)
