@@ -296,3 +296,18 @@ def test_cumulative_logsumexp_float32_bits_as_glibc_scalar_scan():
     ra, rb = _run([tf.math.cumulative_logsumexp(tf.constant(a), 0), tf.math.cumulative_logsumexp(tf.constant(b), 0)])
     assert hashlib.md5(ra.tobytes()).hexdigest() == "4d46eae8217ef0004cad5ad1be10c82d"
     assert hashlib.md5(rb.tobytes()).hexdigest() == "e85b6e2428fe92647e886dab28ae6b71"
+
+
+@pytest.mark.parametrize("fn,dt,args", [("lgamma", "bfloat16", 1), ("digamma", "bfloat16", 1), ("rint", "bfloat16", 1),
+                                        ("bessel_i0e", "bfloat16", 1), ("bessel_i1", "bfloat16", 1),
+                                        ("igamma", "float16", 2), ("igammac", "bfloat16", 2), ("lbeta", "bfloat16", 1)])
+def test_special_functions_without_half_kernels(fn, dt, args):
+    g = getattr(tf.math, fn, None) or getattr(tf.math.special, fn)
+    r = g(*[tf.constant([1.5, 2.25], getattr(tf, dt))] * args)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="No OpKernel was registered to support Op"):
+        _run(r)
+
+
+def test_xlog1py_half_rounds_log1p_first():
+    r = _run(tf.math.xlog1py(tf.constant([1.5, 2.25], tf.float16), tf.constant([1.5, 2.25], tf.float16)))
+    assert r.tobytes().hex() == "803d4e41"

@@ -116,12 +116,12 @@ def reciprocal_no_nan(x, name=None):
 
 def igamma(a, x, name=None):
     """The regularized lower incomplete gamma function P(a, x)."""
-    return _binary("Igamma", a, x, name or "Igamma", allowed=("float32", "float64"), params=("a", "x"))
+    return _binary("Igamma", a, x, name or "Igamma", allowed=_F, params=("a", "x"))  # (half: no kernel)
 
 
 def igammac(a, x, name=None):
     """The regularized upper incomplete gamma function Q(a, x)."""
-    return _binary("Igammac", a, x, name or "Igammac", allowed=("float32", "float64"), params=("a", "x"))
+    return _binary("Igammac", a, x, name or "Igammac", allowed=_F, params=("a", "x"))
 
 
 def zeta(x, q, name=None):

@@ -346,7 +346,7 @@ def _round(op, ctx):
 
 @register_kernel("Rint")
 def _rint(op, ctx):
-    return no_kernel(op) if _dtype_of(op).name == "float16" else getattr(ctx.xp, "rint", np.rint)
+    return no_kernel(op) if _dtype_of(op).name in ("float16", "bfloat16") else getattr(ctx.xp, "rint", np.rint)
 
 
 # -- gradient helper ops (TF's TanhGrad etc.: one kernel instead of a chain of ops) ----------------
@@ -1460,8 +1460,16 @@ def _igamma_domain(fn, at_x0=None):
     return f
 
 
-_elementwise("Igamma", _igamma_domain(_special("gammainc"), 0.0))
-_elementwise("Igammac", _igamma_domain(_special("gammaincc")))
+def _igamma_kernel(op_type, fn):
+    wide = _elementwise_kernel(op_type, fn)
+
+    def factory(op, ctx):   # TF registers Igamma and Igammac for float and double only
+        return wide(op, ctx) if op._outputs[0]._dtype.name in ("float32", "float64") else no_kernel(op)
+    return register_kernel(op_type)(factory)
+
+
+_igamma_kernel("Igamma", _igamma_domain(_special("gammainc"), 0.0))
+_igamma_kernel("Igammac", _igamma_domain(_special("gammaincc")))
 _elementwise("Zeta", _special("zeta"))
 _elementwise("Betainc", _special("betainc"))
 
@@ -1552,7 +1560,20 @@ def _xlogy_kernel(op, ctx):
             prod = (np.asarray(x, np.float32) * log_y).astype(np.float16)
             return np.asarray(np.where(np.asarray(x) == 0, np.float16(0), prod), np.float16)
     return xlogy_half
-register_kernel("Xlog1py")(_x_or_zero_kernel("Xlog1py", _xlog1py, _x_log(eigen_math.log1p, eigen_math.log1p64)))
+_xlog1py_float = _x_or_zero_kernel("Xlog1py", _xlog1py, _x_log(eigen_math.log1p, eigen_math.log1p64))
+
+
+@register_kernel("Xlog1py")
+def _xlog1py_kernel(op, ctx):
+    if op._outputs[0]._dtype.as_numpy_dtype is not np.float16:
+        return _xlog1py_float(op, ctx)
+
+    def xlog1py_half(x, y):   # as xlogy_half: log1p(y) rounded to half, then the product
+        with np.errstate(all="ignore"):
+            l1p = np.log1p(np.asarray(y, np.float32)).astype(np.float16)
+            prod = (np.asarray(x, np.float32) * l1p).astype(np.float16)
+            return np.asarray(np.where(np.asarray(x) == 0, np.float16(0), prod), np.float16)
+    return xlog1py_half
 register_kernel("Xdivy")(_x_or_zero_kernel("Xdivy", _xdivy, np.divide))
 _elementwise("MulNoNan", _mul_no_nan)
 

@@ -163,11 +163,13 @@ def _next_after(op, ctx):
     return np.nextafter
 
 
-def _bessel(name, fallback=None):
+def _bessel(name, fallback=None, bfloat16=True):
     fn = scipy_special(name, fallback)
 
     def factory(op, ctx):
         dt = op.outputs[0].dtype.as_numpy_dtype
+        if not bfloat16 and np.dtype(dt).name == "bfloat16":
+            return no_kernel(op)
 
         def bessel(x):
             return np.asarray(fn(np.asarray(x, dtype=np.float64)), dtype=dt)
@@ -175,10 +177,11 @@ def _bessel(name, fallback=None):
     return factory
 
 
-register_kernel("BesselI0")(_bessel("i0", np.i0))
-register_kernel("BesselI0e")(_bessel("i0e"))
-register_kernel("BesselI1")(_bessel("i1"))
-register_kernel("BesselI1e")(_bessel("i1e"))
+# (TF registers no bfloat16 kernels for these four)
+register_kernel("BesselI0")(_bessel("i0", np.i0, bfloat16=False))
+register_kernel("BesselI0e")(_bessel("i0e", bfloat16=False))
+register_kernel("BesselI1")(_bessel("i1", bfloat16=False))
+register_kernel("BesselI1e")(_bessel("i1e", bfloat16=False))
 
 
 # tf.math.special (ops/math_special_fn_ops.py)
