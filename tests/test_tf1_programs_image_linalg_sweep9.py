@@ -500,3 +500,17 @@ def test_linalg_shape_inference_with_unknown_shapes_as_tf():
             assert x.name == name
             assert (x.shape.as_list() if x.shape.ndims is not None else None) == static
             np.testing.assert_allclose(run(x), np.linalg.solve(s, r), rtol=2e-3, atol=1e-4)
+
+
+def test_signal_static_shapes_as_tfs_shape_inference():
+    x = np.random.RandomState(11).randn(2, 16)
+    with tf.Graph().as_default():
+        s = tf.signal.stft(tf.placeholder_with_default(x, [None, 16]), 8, 4)
+        assert s.shape.as_list() == [None, 3, 5]
+        assert tf.signal.inverse_stft(s, 8, 4).shape.as_list() == [None, 16]
+        f = np.zeros((2, 3, 8))
+        assert tf.signal.overlap_and_add(tf.placeholder_with_default(f, [None, 3, 8]), 4).shape.as_list() == [None, 16]
+        assert tf.signal.overlap_and_add(tf.placeholder_with_default(f, [None, 3, None]), 4).shape.as_list() == [None, None]
+        assert tf.signal.overlap_and_add(tf.placeholder_with_default(f, [None, None, 8]), 4).shape.as_list() == [None, None]
+        assert run(tf.signal.overlap_and_add(tf.placeholder_with_default(f + 1, [None, 3, 8]), 4)).shape == (2, 16)
+        assert tf.signal.rfft(tf.constant(x, tf.float32), fft_length=[-1]).shape.as_list() == [2, 1]

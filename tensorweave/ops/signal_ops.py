@@ -148,6 +148,7 @@ def overlap_and_add(signal, frame_step, name=None):
     with _name_scope(name, "overlap_and_add", [signal, frame_step]):
         signal = convert_to_tensor(signal, name="signal")
         signal.shape.with_rank_at_least(2)
+        in_shape = signal.shape
         frame_step = convert_to_tensor(frame_step, name="frame_step")
         frame_step.shape.assert_has_rank(0)
         if not frame_step.dtype.is_integer:
@@ -190,7 +191,16 @@ def overlap_and_add(signal, frame_step, name=None):
         signal = a.reshape(signal, full_shape([segments, frames + segments - 1, frame_step]))
         signal = m.reduce_sum(signal, -3)
         signal = a.reshape(signal, full_shape([(frames + segments - 1) * frame_step]))
-        return signal[..., :output_length]
+        out = signal[..., :output_length]
+        # TF's C++ shape inference evaluates the partially known shape tensors: the static
+        # output length when the frames, frame length and step are known.
+        dims = out.shape.as_list() if out.shape.ndims is not None else None
+        known = in_shape.as_list() if in_shape.ndims is not None else None
+        if dims is not None and known is not None and step_is_static and None not in known[-2:]:
+            dims[-1] = known[-1] + frame_step * (known[-2] - 1)
+            dims[:-1] = [d if d is not None else k for d, k in zip(dims[:-1], known[:-2])]
+            out.set_shape(dims)
+        return out
 
 
 def _raised_cosine_window(name, default_name, window_length, periodic, dtype, c0, c1):

@@ -79,7 +79,7 @@ def _rfft_shape(op):
     if v is not None:
         inner = [int(d) for d in np.asarray(v).ravel()]
         if op._type.startswith("RFFT"):
-            inner[-1] = inner[-1] // 2 + 1
+            inner[-1] = int(inner[-1] / 2) + 1   # C++'s division (toward zero), as TF's shape function
     return [TensorShape(s.as_list()[:-r] + inner)]
 
 
