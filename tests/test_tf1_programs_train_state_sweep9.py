@@ -411,3 +411,25 @@ def test_caching_device_places_the_read_snapshot():
         assert w.value().device == "/job:ps/task:0" and w.value().op.colocation_groups() == [b"loc:@w"]
         with tf.variable_scope("c", caching_device="/cpu:0"):
             assert tf.get_variable("cv", [1]).value().device == "/device:CPU:0"
+
+
+def test_saver_from_proto_and_to_proto_with_an_export_scope(tmp_path):
+    with tf.Graph().as_default():
+        with tf.name_scope("outer"):
+            v = tf.Variable(1.0, name="v")
+            sv = tf.train.Saver()
+        assert (sv.saver_def.filename_tensor_name, sv.saver_def.restore_op_name) == (
+            "outer/save/Const:0", "outer/save/restore_all")
+        for scope in ("outer", "outer/"):
+            sd = sv.to_proto(scope)
+            assert (sd.filename_tensor_name, sd.save_tensor_name, sd.restore_op_name) == (
+                "save/Const:0", "save/control_dependency:0", "save/restore_all")
+        assert sv.to_proto("other") is None
+        s2 = tf.train.Saver.from_proto(sv.to_proto())
+        assert type(s2).__name__ == "Saver" and s2.saver_def.save_tensor_name == "outer/save/control_dependency:0"
+        with tf.Session() as s:
+            s.run(v.initializer)
+            path = s2.save(s, str(tmp_path / "m"))
+            s.run(v.assign(5.0))
+            s2.restore(s, path)
+            assert s.run(v) == 1.0

@@ -16,6 +16,7 @@ and deletes checkpoints beyond `max_to_keep`, keeping one every `keep_checkpoint
 """
 
 import os
+import re
 import time
 
 import numpy as np
@@ -491,7 +492,25 @@ class Saver:
         return self.saver_def
 
     def to_proto(self, export_scope=None):
-        return self.saver_def
+        """The SaverDef, with `export_scope` stripped from its names (None if a name is outside it)."""
+        sd = self.saver_def
+        if export_scope is None:
+            return sd
+        names = (sd.filename_tensor_name, sd.save_tensor_name, sd.restore_op_name)
+        if not all(n.startswith(export_scope) for n in names):
+            return None
+        scope = export_scope[:-1] if export_scope.endswith("/") else export_scope
+        pattern = r"([\^]|loc:@|^)" + scope + r"[\/]+(.*)"
+        stripped = [re.sub(pattern, r"\1\2", n, count=1) for n in names]
+        return _make_saver_def(filename_tensor_name=stripped[0], save_tensor_name=stripped[1],
+                               restore_op_name=stripped[2], max_to_keep=sd.max_to_keep, sharded=sd.sharded,
+                               keep_checkpoint_every_n_hours=sd.keep_checkpoint_every_n_hours,
+                               version=sd.version)
+
+    @staticmethod
+    def from_proto(saver_def, import_scope=None):
+        """A Saver over the graph's save/restore ops named by `saver_def`."""
+        return Saver(saver_def=saver_def, name=import_scope)
 
     # -- bookkeeping ------------------------------------------------------------------------------
     @property
