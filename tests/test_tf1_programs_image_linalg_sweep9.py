@@ -514,3 +514,42 @@ def test_signal_static_shapes_as_tfs_shape_inference():
         assert tf.signal.overlap_and_add(tf.placeholder_with_default(f, [None, None, 8]), 4).shape.as_list() == [None, None]
         assert run(tf.signal.overlap_and_add(tf.placeholder_with_default(f + 1, [None, 3, 8]), 4)).shape == (2, 16)
         assert tf.signal.rfft(tf.constant(x, tf.float32), fft_length=[-1]).shape.as_list() == [2, 1]
+
+
+def test_nms_shape_functions_and_kernel_checks_as_tf():
+    b = np.random.RandomState(0).rand(5, 4).astype(np.float32)
+    s = np.random.RandomState(1).rand(5).astype(np.float32)
+    z = np.zeros
+    with tf.Graph().as_default():
+        for build, text in [
+                (lambda: tf.image.non_max_suppression(b[:, :3], s, 3), "Dimension must be 4 but is 3 for '{{node "
+                                                                       "non_max_suppression/NonMaxSuppressionV3}}"),
+                (lambda: tf.image.non_max_suppression(b, s[:3], 3), "Dimensions must be equal, but are 5 and 3 for"),
+                (lambda: tf.image.non_max_suppression(b, s, [3], 0.5), "Shape must be rank 0 but is rank 1 for"),
+                (lambda: tf.image.non_max_suppression(b, s, 3, [0.5]), "Shape must be rank 0 but is rank 1 for"),
+                (lambda: tf.image.non_max_suppression_overlaps(z((5, 4), np.float32), s, 3),
+                 "Dimensions must be equal, but are 5 and 4 for"),
+                (lambda: tf.image.non_max_suppression_overlaps(z((5, 5), np.float32), s[:3], 3),
+                 "Dimensions must be equal, but are 5 and 3 for"),
+                (lambda: tf.image.combined_non_max_suppression(z((2, 30, 2, 4), np.float32), z((2, 30, 3), np.float32), 5, 8),
+                 "third dimension of boxes must be either 1 or equal to the third dimension of scores for"),
+                (lambda: tf.image.combined_non_max_suppression(z((2, 30, 1, 3), np.float32), z((2, 30, 3), np.float32), 5, 8),
+                 "Dimension must be 4 but is 3 for"),
+                (lambda: tf.image.combined_non_max_suppression(z((2, 30, 1, 4), np.float32), z((2, 29, 3), np.float32), 5, 8),
+                 "Dimensions must be equal, but are 30 and 29 for"),
+                (lambda: tf.image.combined_non_max_suppression(z((2, 30, 1, 4), np.float32), z((3, 30, 3), np.float32), 5, 8),
+                 "Dimensions must be equal, but are 2 and 3 for"),
+                (lambda: tf.image.combined_non_max_suppression(z((30, 1, 4), np.float32), z((2, 30, 3), np.float32), 5, 8),
+                 "Shape must be rank 4 but is rank 3 for")]:
+            with pytest.raises(ValueError) as e:
+                build()
+            assert str(e.value).startswith(text)
+        for per_class, total, i, v in [(-5, 8, 2, -5), (5, -8, 3, -8)]:
+            with pytest.raises(ValueError) as e:
+                tf.image.combined_non_max_suppression(z((2, 30, 1, 4), np.float32), z((2, 30, 3), np.float32),
+                                                      per_class, total)
+            msg = str(e.value)
+            assert msg.startswith(f"Dimension size, given by scalar input {i}, must be non-negative but is {v} for")
+            assert msg.endswith(f"and with computed input tensors: input[2] = <{per_class}>, input[3] = <{total}>.")
+        assert "output size must be non-negative" in run_error(tf.image.non_max_suppression(b, s, -1, 0.5))
+        assert "output size must be non-negative" in run_error(tf.image.non_max_suppression_with_scores(b, s, -2)[0])

@@ -20,10 +20,16 @@ __all__ = ["non_max_suppression", "non_max_suppression_v2", "non_max_suppression
 
 def _nms_shape(op):
     b, s = op._inputs[0]._shape, op._inputs[1]._shape
-    if b.ndims is not None and b.ndims != 2:
-        raise ValueError(f"Shape must be rank 2 but is rank {b.ndims}")
-    if s.ndims is not None and s.ndims != 1:
-        raise ValueError(f"Shape must be rank 1 but is rank {s.ndims}")
+    # TF's NMSShapeFn: boxes [n, 4], scores [n], the other inputs scalars
+    for t, n in zip(op._inputs, [2, 1] + [0] * (len(op._inputs) - 2)):
+        if t._shape.ndims is not None and t._shape.ndims != n:
+            raise ValueError(f"Shape must be rank {n} but is rank {t._shape.ndims}")
+    nb = b.dims[0].value if b.ndims == 2 else None
+    ns = s.dims[0].value if s.ndims == 1 else None
+    if nb is not None and ns is not None and nb != ns:
+        raise ValueError(f"Dimensions must be equal, but are {nb} and {ns}")
+    if b.ndims == 2 and b.dims[1].value not in (None, 4):
+        raise ValueError(f"Dimension must be 4 but is {b.dims[1].value}")
     pad = op.type in ("NonMaxSuppressionV4", "NonMaxSuppressionV5") and op._get_attr("pad_to_max_output_size")
     n = None
     if pad:

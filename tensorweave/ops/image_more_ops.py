@@ -95,21 +95,54 @@ def resize_image_with_pad(image, target_height, target_width, method=0, align_co
 
 # -- combined and overlap NMS --------------------------------------------------------------------
 
+def _ranks(op, ranks):
+    for t, n in zip(op._inputs, ranks):
+        if t._shape.ndims is not None and t._shape.ndims != n:
+            raise ValueError(f"Shape must be rank {n} but is rank {t._shape.ndims}")
+
+
+def _dim(shape, i):
+    return shape.dims[i].value if shape.ndims is not None else None
+
+
+def _merge(a, b):
+    if a is not None and b is not None and a != b:
+        raise ValueError(f"Dimensions must be equal, but are {a} and {b}")
+    return a if a is not None else b
+
+
+def _scalar_dim(op, i):
+    """TF's MakeDimForScalarInput: the constant's value or None."""
+    v = constant_value(op._inputs[i])
+    if v is None:
+        return None
+    if int(v) < 0:
+        raise ValueError(f"Dimension size, given by scalar input {i}, must be non-negative but is {int(v)}")
+    return int(v)
+
+
 def _combined_shape(op):
+    """TF's CombinedNonMaxSuppression shape function, its checks in its order."""
     b, s = op._inputs[0]._shape, op._inputs[1]._shape
-    if b.ndims is not None and b.ndims != 4:
-        raise ValueError(f"Shape must be rank 4 but is rank {b.ndims}")
-    if s.ndims is not None and s.ndims != 3:
-        raise ValueError(f"Shape must be rank 3 but is rank {s.ndims}")
-    batch = b.dims[0].value if b.ndims is not None else None
-    if batch is None and s.ndims is not None:
-        batch = s.dims[0].value
-    total = constant_value(op._inputs[3])
-    per_class = constant_value(op._inputs[2])
-    n = None if total is None else int(total)
-    if op._get_attr("pad_per_class") and n is not None:
-        classes = s.dims[2].value if s.ndims is not None else None
-        n = None if per_class is None or classes is None else min(n, int(per_class) * classes)
+    _ranks(op, [4, 3, 0, 0, 0, 0])
+    batch = _merge(_dim(b, 0), _dim(s, 0))
+    _merge(_dim(b, 1), _dim(s, 1))
+    if _dim(b, 3) not in (None, 4):
+        raise ValueError(f"Dimension must be 4 but is {_dim(b, 3)}")
+    q, classes = _dim(b, 2), _dim(s, 2)
+    if q is not None and classes is not None and q != 1 and q != classes:
+        raise ValueError("third dimension of boxes must be either 1 or equal to the third dimension of scores")
+    from ..framework.tensor_shape import note_input_value
+    for i in (2, 3):   # (TF's error text lists both constant inputs it evaluated)
+        note_input_value(i, constant_value(op._inputs[i]))
+    n = _scalar_dim(op, 3)
+    if n is not None and n <= 0:
+        raise ValueError("max_total_size should be > 0 ")
+    per_class = _scalar_dim(op, 2)
+    if op._get_attr("pad_per_class"):
+        if per_class is not None and per_class <= 0:
+            raise ValueError("max_output_size_per_class must be > 0 ")
+        n = None if n is None or per_class is None or classes is None else min(n, per_class * classes)
     return [TensorShape([batch, n, 4]), TensorShape([batch, n]), TensorShape([batch, n]), TensorShape([batch])]
 
 
@@ -139,11 +172,11 @@ def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_t
 
 
 def _overlaps_shape(op):
+    """TF's shape function: overlaps [n, n], scores [n], the rest scalars."""
     o, s = op._inputs[0]._shape, op._inputs[1]._shape
-    if o.ndims is not None and o.ndims != 2:
-        raise ValueError(f"Shape must be rank 2 but is rank {o.ndims}")
-    if s.ndims is not None and s.ndims != 1:
-        raise ValueError(f"Shape must be rank 1 but is rank {s.ndims}")
+    _ranks(op, [2, 1, 0, 0, 0])
+    _merge(_dim(o, 0), _dim(s, 0))
+    _merge(_dim(o, 0), _dim(o, 1))
     return [TensorShape([None])]
 
 

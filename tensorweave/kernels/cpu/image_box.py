@@ -37,6 +37,8 @@ def nms(boxes, scores, max_out, iou_threshold, score_threshold):
         raise _invalid("scores has incompatible shape")
     if not 0 <= iou_threshold <= 1:
         raise _invalid("iou_threshold must be in [0, 1]")
+    if max_out < 0:
+        raise _invalid("output size must be non-negative")
     cand = [i for i in np.argsort(-scores.astype(np.float64), kind="stable") if scores[i] > score_threshold]
     selected = []
     for i in cand:
