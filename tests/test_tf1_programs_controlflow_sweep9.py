@@ -369,3 +369,13 @@ def test_case_with_one_pair_and_no_default_returns_the_fns_tensor():
         r = tf.case([(tf.constant(False), lambda: tf.constant(1))], default=None)
         assert r.name == "case/Const_1:0"
         assert "Input error: None of conditions evaluated as True" in _run_error_text(r)
+
+
+def test_tensor_array_element_shape_is_checked_without_infer_shape():
+    with tf.Graph().as_default():
+        ta = tf.TensorArray(tf.float32, size=2, element_shape=[3], infer_shape=False)
+        with pytest.raises(ValueError) as e:
+            ta.write(0, [1., 2.])
+        assert str(e.value) == "Inconsistent shapes: saw (2,) but expected (3,) "
+        loose = tf.TensorArray(tf.float32, size=2, infer_shape=False).write(0, [1., 2.]).write(1, [1.])
+        assert loose.element_shape.ndims is None and loose.read(0).shape.ndims is None

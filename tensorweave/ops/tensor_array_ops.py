@@ -231,11 +231,12 @@ class TensorArray:
         return self._element_shape[0]
 
     def _merge_element_shape(self, shape):
-        if not self._infer_shape:
-            return
+        # As TF's _check_element_shape: checked always (against a given element_shape too),
+        # merged only with infer_shape.
         if not shape.is_compatible_with(self._element_shape[0]):
             raise ValueError(f"Inconsistent shapes: saw {shape} but expected {self._element_shape[0]} ")
-        self._element_shape[0] = self._element_shape[0].merge_with(shape)
+        if self._infer_shape:
+            self._element_shape[0] = self._element_shape[0].merge_with(shape)
 
     def _check_dtype(self, value, strict=False):
         # As TF: write and scatter convert with the array's dtype preferred, split requires it; a
