@@ -311,3 +311,18 @@ def test_special_functions_without_half_kernels(fn, dt, args):
 def test_xlog1py_half_rounds_log1p_first():
     r = _run(tf.math.xlog1py(tf.constant([1.5, 2.25], tf.float16), tf.constant([1.5, 2.25], tf.float16)))
     assert r.tobytes().hex() == "803d4e41"
+
+
+def test_zeta_polygamma_float32_as_eigen():
+    import hashlib
+    rng = np.random.RandomState(0)
+    xs = rng.uniform(1.01, 8, 300).astype(np.float32)
+    qs = rng.uniform(0.1, 20, 300).astype(np.float32)
+    z = _run(tf.math.zeta(tf.constant(xs), tf.constant(qs)))
+    assert hashlib.md5(z.tobytes()).hexdigest() == "b08f6b73846aeda533aed3db478ac868"
+    p = _run(tf.math.polygamma(tf.constant([1., 2., 3., 0., 4.]), tf.constant([0.5, 1.5, 2.5, 3., 10.])))
+    assert p.tobytes().hex() == "e6e99d40052c54bf9447653e963b6c3fda583fba"
+    for dt in (tf.float32, tf.float64):
+        e = _run(tf.math.zeta(tf.constant([3., np.inf, np.inf, 2., 2.], dt), tf.constant([-1., 2., 0.5, 1e9, np.inf], dt)))
+        np.testing.assert_array_equal(e, [np.nan, 0., np.inf, e[3], 0.])
+        assert e.dtype == dt.as_numpy_dtype

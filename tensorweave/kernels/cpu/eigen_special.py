@@ -214,3 +214,97 @@ def erfinv32(x):
     def run(log, recip=None):
         return lambda v: _ndtri32(v * half + half, log, recip) * sqrt_half
     return eigen_math.packet_then_scalar(run(eigen_math.plog, _packet_recip()), run(eigen_math.glibc_logf), x)
+
+
+# -- zeta: Eigen's zeta_impl (Cephes' Euler-Maclaurin sum) in float32, glibc's powf ---------------
+_ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
+           -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15,
+           1.8152105401943546773e17, -7.1661652561756670113e18)
+
+
+def _powf(a, b):
+    lib = _libm()
+    if not hasattr(lib, "_powf_ready"):
+        lib.powf.restype, lib.powf.argtypes = ctypes.c_float, [ctypes.c_float, ctypes.c_float]
+        lib._powf_ready = True
+    return np.array([lib.powf(float(u), float(v)) for u, v in zip(a, b)], np.float32)
+
+
+def zeta32(x, q):
+    """TF's float32 Zeta kernel (same-shape arrays), or None past EXACT_MAX_VALUES elements."""
+    f = np.float32
+    shape = np.broadcast_shapes(np.shape(x), np.shape(q))
+    x = np.broadcast_to(np.asarray(x, f), shape).reshape(-1)
+    q = np.broadcast_to(np.asarray(q, f), shape).reshape(-1)
+    if x.size > EXACT_MAX_VALUES:
+        return None
+    one, machep = f(1), f(np.finfo(f).eps / 2)
+    out = np.full(x.size, np.nan, f)
+    with np.errstate(all="ignore"):
+        qint = q == np.floor(q)
+        xint = x == np.floor(x)
+        even = xint & (np.fmod(np.where(xint, x, 0), 2) == 0)
+        out = np.where((q <= 0) & qint & even, f(np.inf), out)
+        out = np.where(x == one, f(np.inf), out)
+        todo = (x > one) & ~((q <= 0) & (qint | ~xint))
+        big = todo & (q > f(1e8))       # the asymptotic expansion (DLMF 25.11.43)
+        if big.any():
+            xb, qb = x[big], q[big]
+            out[big] = (one / (xb - one) + one / (f(2) * qb)) * _powf(qb, one - xb)
+        todo &= ~big
+        idx = np.nonzero(todo)[0]
+        xs, a = x[idx], q[idx].copy()
+        s = _powf(a, -xs)
+        b = np.zeros_like(s)
+        live = np.ones(idx.size, bool)
+        i = 0
+        while True:
+            step = live & ((i < 9) | (a <= f(9)))
+            if not step.any():
+                break
+            i += 1
+            a = np.where(step, a + one, a)
+            b = np.where(step, _powf(a, -xs), b)
+            s = np.where(step, s + b, s)
+            live &= ~(step & (np.abs(b / s) < machep))
+        w = a
+        s = np.where(live, s + (b * w) / (xs - one), s)
+        s = np.where(live, s - f(0.5) * b, s)
+        a = np.ones_like(s)
+        k = np.zeros_like(s)
+        for c in _ZETA_A:
+            a = a * (xs + k)
+            b = b / w
+            t = (a * b) / f(c)
+            s = np.where(live, s + t, s)
+            live &= ~(np.abs(t / s) < machep)
+            k = k + one
+            a = a * (xs + k)
+            b = b / w
+            k = k + one
+        out[idx] = s
+    return out.reshape(shape)
+
+
+def polygamma32(n, x):
+    """TF's float32 Polygamma (same-shape arrays): digamma for n = 0, else
+    (powf(-1, n + 1) * expf(lgammaf(n + 1))) * zeta(n + 1, x); NaN unless n is a whole number >= 0."""
+    f = np.float32
+    shape = np.broadcast_shapes(np.shape(n), np.shape(x))
+    n = np.broadcast_to(np.asarray(n, f), shape).reshape(-1)
+    x = np.broadcast_to(np.asarray(x, f), shape).reshape(-1)
+    if n.size > EXACT_MAX_VALUES:
+        return None
+    with np.errstate(all="ignore"):
+        bad = (np.floor(n) != n) | (n < 0)
+        out = np.full(n.size, np.nan, f)
+        zero = ~bad & (n == 0)
+        if zero.any():
+            out[zero] = digamma(x[zero])
+        rest = ~bad & (n > 0)
+        if rest.any():
+            nplus = n[rest] + f(1)
+            fact = eigen_math.glibc_expf(lgamma(nplus))
+            z = zeta32(nplus, x[rest])
+            out[rest] = (_powf(np.full(nplus.size, -1, f), nplus) * fact) * z
+    return out.reshape(shape)

@@ -1470,7 +1470,38 @@ def _igamma_kernel(op_type, fn):
 
 _igamma_kernel("Igamma", _igamma_domain(_special("gammainc"), 0.0))
 _igamma_kernel("Igammac", _igamma_domain(_special("gammaincc")))
-_elementwise("Zeta", _special("zeta"))
+_zeta_wide = _elementwise_kernel("Zeta", _special("zeta"))
+
+
+def _zeta_domain(wide):
+    """Eigen's rules for q <= 0 over SciPy's values: a whole q gives inf for an even whole x
+    and NaN otherwise; any other q <= 0 needs a whole x."""
+    def zeta(x, q):
+        out = wide(x, q)
+        dt = np.asarray(out).dtype
+        with np.errstate(invalid="ignore"):
+            x, q = np.asarray(x), np.asarray(q)
+            xint = x == np.floor(x)
+            even = xint & (np.fmod(np.where(xint, x, 0), 2) == 0)
+            neg = (q <= 0) & (x > 1)
+            qint = q == np.floor(q)
+            fixed = np.where(qint, np.where(even, np.inf, np.nan), np.where(xint, out, np.nan))
+            out = np.where(neg, fixed, out)
+            return np.asarray(np.where((x == np.inf) & (q > 1), 0, out), dtype=dt)  # (TF's 0)
+    return zeta
+
+
+@register_kernel("Zeta")
+def _zeta_kernel(op, ctx):
+    wide = _zeta_wide(op, ctx)
+    if op._outputs[0]._dtype.as_numpy_dtype is not np.float32 or ctx.xp is not np:
+        return _zeta_domain(wide)   # (float64: SciPy's Cephes agrees with TF's)
+
+    def zeta(x, q):   # Eigen's float32 steps with glibc's powf (SciPy's double differs in the last bit)
+        from .eigen_special import zeta32
+        out = zeta32(x, q)
+        return wide(x, q) if out is None else out
+    return _zeta_domain(zeta)
 _elementwise("Betainc", _special("betainc"))
 
 
@@ -1485,7 +1516,20 @@ def _polygamma_kernel(a, x):
     return np.where(ok, out, np.nan)
 
 
-_elementwise("Polygamma", _polygamma_kernel)
+_polygamma_wide = _elementwise_kernel("Polygamma", _polygamma_kernel)
+
+
+@register_kernel("Polygamma")
+def _polygamma_kernel_tf(op, ctx):
+    wide = _polygamma_wide(op, ctx)
+    if op._outputs[0]._dtype.as_numpy_dtype is not np.float32 or ctx.xp is not np:
+        return wide
+
+    def polygamma(n, x):   # Eigen's float32 steps (glibc's expf, lgammaf, powf; Eigen's zeta)
+        from .eigen_special import polygamma32
+        out = polygamma32(n, x)
+        return wide(n, x) if out is None else out
+    return polygamma
 
 
 def _xlogy(x, y):
