@@ -553,3 +553,40 @@ def test_nms_shape_functions_and_kernel_checks_as_tf():
             assert msg.endswith(f"and with computed input tensors: input[2] = <{per_class}>, input[3] = <{total}>.")
         assert "output size must be non-negative" in run_error(tf.image.non_max_suppression(b, s, -1, 0.5))
         assert "output size must be non-negative" in run_error(tf.image.non_max_suppression_with_scores(b, s, -2)[0])
+
+
+def _fmt(a):
+    # the probe's format: the bytes' hex, or for more than 64 values their md5 and the first four
+    import hashlib
+    head = f"{a.dtype}({len(a)},):"
+    if a.size <= 64:
+        return head + a.tobytes().hex()
+    return head + "md5=" + hashlib.md5(a.tobytes()).hexdigest() + " sample=" + a[:4].tobytes().hex()
+
+
+def test_soft_nms_matches_tf_bit_for_bit():
+    # TF's Gaussian Soft-NMS (soft_nms_sigma > 0) in float32, glibc's expf for the weights.
+    import hashlib
+    rng = np.random.RandomState(21)
+    text = []
+    with tf.Graph().as_default(), tf.Session() as sess:
+        for trial, n in enumerate([30, 50, 8, 100, 20, 40]):
+            b = rng.rand(n, 4).astype(np.float32)
+            b = np.concatenate([np.minimum(b[:, :2], b[:, 2:]), np.maximum(b[:, :2], b[:, 2:])], 1)
+            if trial % 2:
+                b = b[:, [2, 3, 0, 1]]
+            sc = rng.rand(n).astype(np.float32)
+            if trial == 2:
+                sc[:] = 0.5
+            for sig in (0.1, 0.5, 1.0):
+                for st in (float("-inf"), 0.3):
+                    for m in (5, 200):
+                        idx, val = sess.run(tf.image.non_max_suppression_with_scores(b, sc, m, 0.5, st,
+                                                                                     soft_nms_sigma=sig))
+                        text.append(f"[{_fmt(idx)}, {_fmt(val)}]\n")
+            if trial == 0:
+                assert idx.tolist()[:5] == [13, 12, 7, 6, 3]
+        assert "soft_nms_sigma_val must be non-negative" in run_error(
+            tf.image.non_max_suppression_with_scores(b, sc, 5, 0.5, soft_nms_sigma=-0.5)[0])
+    # recorded from TF 2.21: the md5 of the 72 results printed in this form
+    assert hashlib.md5("".join(text).encode()).hexdigest() == "78aa0c6da0fe5765ae7eaff32fad4056"

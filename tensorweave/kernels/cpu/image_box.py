@@ -89,16 +89,66 @@ def _nms_v4(op, ctx):
     return nms_v4
 
 
+def _iou32(b, i, j):
+    """TF's IOU of boxes i and j, in float32 as its kernel computes it."""
+    f = np.float32
+    ymin_i, ymax_i = min(b[i, 0], b[i, 2]), max(b[i, 0], b[i, 2])
+    xmin_i, xmax_i = min(b[i, 1], b[i, 3]), max(b[i, 1], b[i, 3])
+    ymin_j, ymax_j = min(b[j, 0], b[j, 2]), max(b[j, 0], b[j, 2])
+    xmin_j, xmax_j = min(b[j, 1], b[j, 3]), max(b[j, 1], b[j, 3])
+    area_i = (ymax_i - ymin_i) * (xmax_i - xmin_i)
+    area_j = (ymax_j - ymin_j) * (xmax_j - xmin_j)
+    if area_i <= 0 or area_j <= 0:
+        return f(0)
+    ih = max(min(ymax_i, ymax_j) - max(ymin_i, ymin_j), f(0))
+    iw = max(min(xmax_i, xmax_j) - max(xmin_i, xmin_j), f(0))
+    inter = ih * iw
+    return inter / (area_i + area_j - inter)
+
+
+def _soft_nms(boxes, scores, max_out, score_threshold, sigma):
+    """TF's DoNonMaxSuppressionOp with soft_nms_sigma > 0 (Gaussian Soft-NMS), in float32: a
+    candidate's score is scaled by exp(-0.5 / sigma * iou^2) for each box selected since it was
+    last looked at; it is selected when unchanged, else put back while above the threshold."""
+    import heapq
+    from .libm import _c_float_function
+    expf = _c_float_function("expf")   # Eigen's numext::exp of a float scalar is glibc's expf
+    f = np.float32
+    b = np.asarray(boxes, np.float32)
+    sc = np.asarray(scores, np.float32)
+    thr, scale = f(score_threshold), f(-0.5) / f(sigma)
+    heap = [(-sc[i], i, sc[i], 0) for i in range(len(sc)) if sc[i] > thr]
+    heapq.heapify(heap)
+    selected, selected_scores = [], []
+    while len(selected) < max_out and heap:
+        _, idx, cur, begin = heapq.heappop(heap)
+        original = cur
+        for j in range(len(selected) - 1, begin - 1, -1):
+            sim = _iou32(b, idx, selected[j])
+            cur = f(cur * f(expf(float(scale * sim * sim))))
+            if cur <= thr:
+                break
+        if cur == original:
+            selected.append(idx)
+            selected_scores.append(cur)
+        elif cur > thr:
+            heapq.heappush(heap, (-cur, idx, cur, len(selected)))
+    return np.array(selected, np.int32), np.array(selected_scores, np.float32)
+
+
 @register_kernel("NonMaxSuppressionV5")
 def _nms_v5(op, ctx):
     pad = op._get_attr("pad_to_max_output_size")
 
     def nms_v5(boxes, scores, max_out, iou, score, sigma):
-        if float(sigma) != 0.0:
-            raise errors.UnimplementedError(None, None, "NonMaxSuppressionV5: soft_nms_sigma > 0 (Soft-NMS) "
-                                            "is not supported by tensorweave")
-        sel = _nms_args(boxes, scores, max_out, iou, score)
-        sc = np.asarray(scores)[sel]
+        if float(sigma) < 0:
+            raise _invalid("soft_nms_sigma_val must be non-negative")
+        if float(sigma) > 0:
+            _nms_args(boxes, scores, max_out, iou, score)   # TF's checks
+            sel, sc = _soft_nms(boxes, scores, int(max_out), score, sigma)
+        else:
+            sel = _nms_args(boxes, scores, max_out, iou, score)
+            sc = np.asarray(scores)[sel]
         n = len(sel)
         sel, _ = _padded(sel, max_out, pad)
         if pad:
