@@ -105,8 +105,8 @@ def non_max_suppression_v2(boxes, scores, max_output_size, iou_threshold=0.5, na
 
 def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshold=0.5,
                                     score_threshold=float("-inf"), soft_nms_sigma=0.0, name=None):
-    """(selected_indices, selected_scores) by NonMaxSuppressionV5; soft_nms_sigma must be 0
-    (Soft-NMS raises UnimplementedError when run)."""
+    """(selected_indices, selected_scores) by NonMaxSuppressionV5; soft_nms_sigma > 0 is TF's
+    Gaussian Soft-NMS (scores decay by exp(-iou^2 / (2 sigma)) instead of hard suppression)."""
     with name_scope(name, "non_max_suppression_with_scores"):
         thr = _thresholds(iou_threshold, score_threshold)
         thr.append(convert_to_tensor(soft_nms_sigma, name="soft_nms_sigma"))
