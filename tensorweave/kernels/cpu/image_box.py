@@ -25,11 +25,13 @@ def _iou(box, boxes):
     inter = ih * iw
     with np.errstate(divide="ignore", invalid="ignore"):
         iou = inter / (area + areas - inter)
-    return np.where((area <= 0) | (areas <= 0), 0.0, iou)
+    return np.where((area <= 0) | (areas <= 0), np.float32(0), iou)
 
 
 def nms(boxes, scores, max_out, iou_threshold, score_threshold):
-    boxes = np.asarray(boxes, np.float64)
+    # TF's IOU and its comparison with the threshold are float32 (a float64 IOU can fall on the
+    # other side of the threshold)
+    boxes = np.asarray(boxes, np.float32)
     scores = np.asarray(scores)
     if boxes.ndim != 2 or boxes.shape[1] != 4:
         raise _invalid(f"boxes must be 2-D and have 4 columns, got shape {list(boxes.shape)}")
@@ -44,7 +46,7 @@ def nms(boxes, scores, max_out, iou_threshold, score_threshold):
     for i in cand:
         if len(selected) >= max_out:
             break
-        if selected and np.any(_iou(boxes[i], boxes[selected]) > iou_threshold):
+        if selected and np.any(_iou(boxes[i], boxes[selected]) > np.float32(iou_threshold)):
             continue
         selected.append(int(i))
     return np.array(selected, np.int32)
