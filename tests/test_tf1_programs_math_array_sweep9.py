@@ -326,3 +326,13 @@ def test_zeta_polygamma_float32_as_eigen():
         e = _run(tf.math.zeta(tf.constant([3., np.inf, np.inf, 2., 2.], dt), tf.constant([-1., 2., 0.5, 1e9, np.inf], dt)))
         np.testing.assert_array_equal(e, [np.nan, 0., np.inf, e[3], 0.])
         assert e.dtype == dt.as_numpy_dtype
+
+
+def test_igamma_igammac_bits_as_eigen():
+    a = tf.constant([0.5, 1., 2., 3.5, 10., 1e-3, 100.])
+    x = tf.constant([0.5, 2., 1., 3.5, 0.1, 5., 99.])
+    lo, hi = _run([tf.math.igamma(a, x), tf.math.igammac(a, x)])
+    lo64 = _run(tf.math.igamma(tf.cast(a, tf.float64), tf.cast(x, tf.float64)))
+    assert lo.tobytes().hex()[:40] == "bec42e3fab5a5d3f9d4a873eed34123f6e17e823"
+    assert hi.tobytes().hex()[:40] == "8476a23e55950a3eb25a3c3f2396db3e0000803f"
+    assert lo64.tobytes().hex()[:64] == "fba641a297d8e53f8d1f105755abeb3f8f21a69353e9d03f0fb0bcbf9d46e23f"

@@ -308,3 +308,100 @@ def polygamma32(n, x):
             z = zeta32(nplus, x[rest])
             out[rest] = (_powf(np.full(nplus.size, -1, f), nplus) * fact) * z
     return out.reshape(shape)
+
+
+# -- igamma / igammac: Eigen's Cephes-based float32 code (glibc logf, expf, lgammaf) -------------
+
+def _log_exp(f):
+    return (eigen_math.glibc_logf, eigen_math.glibc_expf) if f is np.float32 else \
+        (eigen_math.glibc_log, eigen_math.glibc_exp)
+
+
+def _igamma_term(a, x):
+    """x**a * exp(-x) / gamma(a) as main_igamma_term: 0 where its log is below -log(max)."""
+    f = a.dtype.type
+    log, exp = _log_exp(f)
+    logax = a * log(x) - x - lgamma(a)
+    small = (logax < -log(np.array([np.finfo(f).max], f))[0]) | np.isnan(logax)
+    return np.where(small, f(0), exp(np.where(small, f(0), logax)).astype(f))
+
+
+def _igamma_series(a, x):
+    f = a.dtype.type
+    machep = f(np.finfo(f).eps / 2)
+    ax = _igamma_term(a, x)
+    zero = ax == 0
+    ax = ax / a
+    r, c, ans = a.copy(), np.ones_like(a), np.ones_like(a)
+    live = ~zero
+    for _ in range(2000):
+        if not live.any():
+            break
+        r = np.where(live, r + f(1), r)
+        term = x / r
+        c = np.where(live, c * term, c)
+        ans = np.where(live, ans + c, ans)
+        live &= ~(c <= machep * ans)
+    return np.where(zero, f(0), ans * ax)
+
+
+def _igammac_cf(a, x):
+    f = a.dtype.type
+    machep = f(np.finfo(f).eps / 2)
+    # cephes_helper: float's big is 1 / machep, double's 1 / epsilon
+    big, biginv = (f(1) / machep, machep) if f is np.float32 else (f(1) / f(np.finfo(f).eps), f(np.finfo(f).eps))
+    ax = _igamma_term(a, x)
+    done0 = np.isinf(x) | (ax == 0)
+    y = f(1) - a
+    z = x + y + f(1)
+    c = np.zeros_like(a)
+    pkm2, qkm2 = np.ones_like(a), x.copy()
+    pkm1, qkm1 = x + f(1), z * x
+    ans = pkm1 / qkm1
+    live = ~done0
+    for _ in range(2000):
+        if not live.any():
+            break
+        c = c + f(1)
+        y = y + f(1)
+        z = z + f(2)
+        yc = y * c
+        pk = pkm1 * z - pkm2 * yc
+        qk = qkm1 * z - qkm2 * yc
+        upd = live & (qk != 0)
+        prev = ans
+        ans = np.where(upd, pk / np.where(qk != 0, qk, f(1)), ans)
+        live &= ~(upd & (np.abs(prev - ans) <= machep * np.abs(ans)))
+        pkm2, pkm1 = np.where(live, pkm1, pkm2), np.where(live, pk, pkm1)
+        qkm2, qkm1 = np.where(live, qkm1, qkm2), np.where(live, qk, qkm1)
+        scale = live & (np.abs(pk) > big)
+        pkm2, pkm1 = np.where(scale, pkm2 * biginv, pkm2), np.where(scale, pkm1 * biginv, pkm1)
+        qkm2, qkm1 = np.where(scale, qkm2 * biginv, qkm2), np.where(scale, qkm1 * biginv, qkm1)
+    return np.where(done0, f(0), ans * ax)
+
+
+def igamma(a, x, upper=False):
+    """TF's float32/float64 Igamma (upper: Igammac) on broadcast arrays, or None when too big."""
+    f = np.result_type(a, x).type
+    shape = np.broadcast_shapes(np.shape(a), np.shape(x))
+    a = np.broadcast_to(np.asarray(a, f), shape).reshape(-1).copy()
+    x = np.broadcast_to(np.asarray(x, f), shape).reshape(-1).copy()
+    if a.size > EXACT_MAX_VALUES:
+        return None
+    with np.errstate(all="ignore"):
+        bad = (x < 0) | (a <= 0) | np.isnan(a) | np.isnan(x)
+        out = np.full(a.size, np.nan, f)
+        if upper:
+            series = ~bad & ((x < 1) | (x < a))
+        else:
+            series = ~bad & ~((x > 1) & (x > a))
+        cf = ~bad & ~series
+        if series.any():
+            s = _igamma_series(a[series], x[series])
+            out[series] = f(1) - s if upper else s
+        if cf.any():
+            r = _igammac_cf(a[cf], x[cf])
+            out[cf] = r if upper else f(1) - r
+        if not upper:
+            out[x == 0] = 0
+    return out.reshape(shape)
