@@ -54,7 +54,7 @@ def test_libm_float64_functions_are_glibc_bits_on_any_cpu():
     from tensorweave.kernels.cpu import libm
     rng = np.random.RandomState(1)
     x = np.concatenate([rng.rand(3000), rng.uniform(-30, 30, 3000), 10.0 ** rng.uniform(-300, 2, 3000)])
-    for name in libm.__all__:
+    for name in [n for n in libm.__all__ if hasattr(np, n)]:     # (the float64 ones)
         got = getattr(libm, name)(x)
         with np.errstate(all="ignore"):
             special = ~np.isfinite(getattr(np, name)(x))

@@ -172,7 +172,9 @@ def _tensordot_axes(axes, ra, rb):
 
 def tensordot(a, b, axes, name=None):
     """Sums the product of a and b over the given axes (an int N: last N of a with first N of b;
-    or a pair of axis lists)."""
+    or a pair of axis lists). Built as TF builds it: each operand transposed and reshaped to a
+    matrix, one MatMul, the product reshaped; with dimensions unknown to the graph those shapes
+    are computed by Shape/Gather/Prod ops, as in TF."""
     with _name_scope(name, "Tensordot", [a, b, axes]) as scope:
         a = convert_to_tensor(a, name="a")
         # TF converts `b` on its own (no dtype hint); the MatMul it builds then rejects a mismatch.
@@ -183,40 +185,54 @@ def tensordot(a, b, axes, name=None):
         if ra is None or rb is None:
             raise ValueError("tensordot needs inputs of known rank")
         a_axes, b_axes = _tensordot_axes(axes, ra, rb)
-        arr = _a(a)
-        a_free = [i for i in range(ra) if i not in a_axes]
-        b_free = [i for i in range(rb) if i not in b_axes]
-        ad, bd = a.shape.as_list(), b.shape.as_list()
-        for i, j in zip(a_axes, b_axes):
-            if ad[i] is not None and bd[j] is not None and ad[i] != bd[j]:
-                raise ValueError(f"Dimensions must be equal, but are {ad[i]} and {bd[j]}")
-        if not (a.shape.is_fully_defined() and b.shape.is_fully_defined()):
-            letters = "abcdefghijklmnopqrstuvwxyz"
-            sa = [letters[i] for i in range(ra)]
-            sb = [letters[ra + i] for i in range(rb)]
-            for i, j in zip(a_axes, b_axes):
-                sb[j] = sa[i]
-            out = [sa[i] for i in a_free] + [sb[j] for j in b_free]
-            return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", a, b, name=scope)
-
-        def prep(t, free, axes_, dims, flipped):
-            perm = (axes_ + free) if flipped else (free + axes_)
-            free_n = int(np.prod([dims[i] for i in free])) if free else 1
-            axes_n = int(np.prod([dims[i] for i in axes_])) if axes_ else 1
-            if perm != list(range(len(dims))):
-                t = arr.transpose(t, perm)
-            new = [axes_n, free_n] if flipped else [free_n, axes_n]
-            if t.shape.as_list() != new:
-                t = arr.reshape(t, new)
-            return t, [dims[i] for i in free]
-
-        ra_, free_a = prep(a, a_free, a_axes, ad, False)
-        rb_, free_b = prep(b, b_free, b_axes, bd, True)
+        # (no check of the contracted sizes here: as in TF, the MatMul's shape function catches
+        # a mismatch when the reshaped operands' shapes are static)
+        ra_, free_a, static_a = _tensordot_reshape(a, a_axes, False)
+        rb_, free_b, static_b = _tensordot_reshape(b, b_axes, True)
         ab = _mat_mul(ra_, rb_)
-        out_shape = free_a + free_b
-        if ab.shape.as_list() == out_shape:
-            return ab
-        return arr.reshape(ab, out_shape, name=scope)
+        arr = _a(a)
+        if isinstance(free_a, list) and isinstance(free_b, list):
+            if ab.shape.is_fully_defined() and ab.shape.as_list() == free_a + free_b:
+                return ab
+            return arr.reshape(ab, free_a + free_b, name=scope)
+        free_a, free_b = (convert_to_tensor(np.array(f, np.int32)) if isinstance(f, list) else f
+                          for f in (free_a, free_b))
+        product = arr.reshape(ab, arr.concat([free_a, free_b], 0), name=scope)
+        product.set_shape(static_a + static_b)
+        return product
+
+
+def _tensordot_reshape(t, axes, flipped):
+    """TF's _tensordot_reshape for an operand of known rank: (the matrix, its free dims (a list
+    when static, else an int32 tensor), the free dims' static sizes)."""
+    from . import array_ops, math_ops
+    dims = t.shape.as_list()
+    free = [i for i in range(len(dims)) if i not in axes]
+    free_static = [dims[i] for i in free]
+    if t.shape.is_fully_defined():
+        prod_free = int(np.prod([dims[i] for i in free])) if free else 1
+        prod_axes = int(np.prod([dims[i] for i in axes])) if axes else 1
+        perm = (list(axes) + free) if flipped else (free + list(axes))
+        new = [prod_axes, prod_free] if flipped else [prod_free, prod_axes]
+        if perm != list(range(len(dims))):
+            t = array_ops.transpose(t, perm)
+        if t.shape.as_list() != new:
+            t = array_ops.reshape(t, new)
+        return t, free_static, free_static
+    axes_t = convert_to_tensor(np.array(axes, np.int32), name="axes")
+    free_t = convert_to_tensor(np.array(free, np.int32), name="free")
+    shape = array_ops.shape(t)
+    free_dims = array_ops.gather(shape, free_t)
+    axes_dims = array_ops.gather(shape, axes_t)
+    prod_free = math_ops.reduce_prod(free_dims)
+    prod_axes = math_ops.reduce_prod(axes_dims)
+    if flipped:
+        perm = array_ops.concat([axes_t, free_t], 0)
+        new = array_ops.stack([prod_axes, prod_free])
+    else:
+        perm = array_ops.concat([free_t, axes_t], 0)
+        new = array_ops.stack([prod_free, prod_axes])
+    return array_ops.reshape(array_ops.transpose(t, perm), new), free_dims, free_static
 
 
 def _parse_einsum(equation, n_inputs):

@@ -9,6 +9,7 @@ in oneDNN's order.
 """
 
 import hashlib
+import os
 
 import numpy as np
 import pytest
@@ -60,3 +61,33 @@ def _reference(x, w, pad, st):
             patch = x[:, i * st:i * st + kh, j * st:j * st + kw, :]
             out[:, i, j, :] = np.tensordot(patch, w, axes=([1, 2, 3], [0, 1, 2]))
     return out
+
+
+# Filter and input gradients of small convolutions, recorded the same way (tf.gradients with
+# grad_ys, 2 intra-op threads). The filter gradient splits the batch over the threads; the input
+# gradient of a padded convolution is the flipped filter's taps in order (VALID is not
+# reproduced: only its filter gradient is compared).
+GRAD_CASES = [((64, 4, 5, 1), (3, 3, 1, 4), "SAME", "f5ef3915e11e2e53", "c4a6040d2216edf3"),
+              ((3, 6, 6, 2), (3, 3, 2, 4), "VALID", "f9076331a6214f69", None),
+              ((4, 5, 5, 3), (3, 3, 3, 4), "SAME", "75e8e087b4295707", "2196a3006bf841fb"),
+              ((2, 5, 5, 8), (3, 3, 8, 4), "SAME", "ddcb258e88159eee", "578758f9f1f7820b")]
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="recorded with TF's 2 intra-op threads")
+@pytest.mark.parametrize("i", range(len(GRAD_CASES)))
+def test_conv2d_gradients_bits_as_tf(i):
+    xs, ws, pad, want_w, want_x = GRAD_CASES[i]
+    rng = np.random.RandomState(10 + i)
+    x = rng.randn(*xs).astype(np.float32)
+    w = rng.randn(*ws).astype(np.float32)
+    with tf.Graph().as_default():
+        px, pw = tf.placeholder(tf.float32, xs), tf.placeholder(tf.float32, ws)
+        y = tf.nn.conv2d(px, pw, [1, 1, 1, 1], pad)
+        dy = rng.randn(*y.shape.as_list()).astype(np.float32)
+        gw, gx = tf.gradients(y, [pw, px], grad_ys=dy)
+        config = tf.ConfigProto(intra_op_parallelism_threads=2)
+        with tf.Session(config=config) as sess:
+            a, b = sess.run([gw, gx], {px: x, pw: w})
+    assert _digest(a) == want_w
+    if want_x is not None:
+        assert _digest(b) == want_x

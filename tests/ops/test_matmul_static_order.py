@@ -1,7 +1,7 @@
-"""float32 MatMul with both shapes known to the graph, a few rows times a transposed matrix
-(the input gradient of a dense layer with a fixed batch): TF's kernel is a 16-lane dot product
+"""float32 MatMul of a few rows times a transposed matrix (the input gradient of a dense layer
+with a small batch): TF's kernel is a 16-lane dot product
 per output (tf_order.matmul_dot16). Digests of TF 2.21's outputs (tensorflow.compat.v1, x86-64
-CPU wheel) for the same seeded inputs fed through fully-shaped placeholders; the 16-row case is
+CPU wheel) for the same seeded inputs fed through placeholders (fully shaped, or [None, k]); the 16-row case is
 TF's running FMA (tf_order.matmul).
 """
 
@@ -31,17 +31,15 @@ def test_static_transpose_b_matmul_bits(i):
     np.testing.assert_allclose(got, a.astype(np.float64) @ b.T.astype(np.float64), rtol=1e-4, atol=1e-4)
 
 
-def test_unknown_shapes_keep_the_running_fma():
+def test_unknown_dims_take_the_same_kernel():
+    # (TF 2.21 printed the same digest with [None, k] placeholders)
     rng = np.random.RandomState(0)
     a, b = rng.randn(2, 50).astype(np.float32), rng.randn(16, 50).astype(np.float32)
     with tf.Graph().as_default():
         pa, pb = tf.placeholder(tf.float32, [None, 50]), tf.placeholder(tf.float32, [None, 50])
         with tf.Session() as sess:
             got = sess.run(tf.matmul(pa, pb, transpose_b=True), {pa: a, pb: b})
-    acc = np.zeros((2, 16), np.float32)
-    for j in range(50):
-        acc = (acc.astype(np.float64) + a[:, j, None].astype(np.float64) * b[:, j].astype(np.float64)).astype(np.float32)
-    assert got.tobytes() == acc.tobytes()
+    assert hashlib.sha256(got.tobytes()).hexdigest()[:16] == CASES[0][1]
 
 
 @pytest.mark.parametrize("shapes", [((3, 8, 50), (3, 50, 16), False), ((3, 8, 50), (3, 16, 50), True),

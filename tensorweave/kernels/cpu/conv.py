@@ -27,6 +27,7 @@ max((out-1)*stride + (k-1)*dilation + 1 - in, 0) split with the extra element at
 EXPLICIT takes explicit_paddings (pairs per dimension in data_format order).
 """
 
+import os
 import threading
 
 import numpy as np
@@ -34,7 +35,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from ...framework import errors
 from ..registry import register_kernel
-from .parallel import batch_slices, matmul, parallel_map
+from .parallel import batch_slices, get_intra_op_threads, matmul, parallel_map
 
 __all__ = ["conv_geometry", "scratch", "pad_nhwc", "patches_view"]
 
@@ -395,6 +396,43 @@ def _onednn_order_conv(xp_, w, oh, ow, strides, dilations, kw_outer):
     return acc.astype(np.float32)
 
 
+# TF's oneDNN filter gradient of a small float32 convolution: each intra-op thread takes a
+# contiguous share of the batch (oneDNN's balance211: the first n % T threads one image more)
+# and adds x_patch * dy over its images, rows and columns as one running FMA per filter
+# element; the threads' sums are then added in order (measured on TF 2.21 with 2 threads).
+_EXACT_FILTER_GRAD_POSITIONS = 4096
+
+
+def _exact_filter_grad_ok(x, dy, filter_shape, strides, dilations):
+    kh, kw, ci, co = filter_shape
+    n, oh, ow = dy.shape[:3]
+    return (x.dtype == dy.dtype == np.float32 and strides == (1, 1) and dilations == (1, 1)
+            and x.shape[3] == ci and n * oh * ow <= _EXACT_FILTER_GRAD_POSITIONS
+            and n * oh * ow * kh * kw * ci * co <= EXACT_MAX_MACS)
+
+
+def _onednn_order_filter_grad(xp_, dy, kh, kw):
+    n, oh, ow, co = dy.shape
+    threads = max(1, min(n, get_intra_op_threads() or 1, os.cpu_count() or 1))
+    big, small = -(-n // threads), n // threads
+    n_big = n - small * threads
+    bounds = [0]
+    for t in range(threads):
+        bounds.append(bounds[-1] + (big if t < n_big else small))
+    total = None
+    dy64 = dy.astype(np.float64)
+    for t in range(threads):
+        acc = np.zeros((kh, kw, xp_.shape[3], co), np.float64)
+        for b in range(bounds[t], bounds[t + 1]):
+            img = xp_[b].astype(np.float64)
+            for i in range(oh):
+                for j in range(ow):
+                    acc += img[i:i + kh, j:j + kw, :, None] * dy64[b, i, j]
+                    acc = acc.astype(np.float32).astype(np.float64)
+        total = acc if total is None else (total + acc).astype(np.float32).astype(np.float64)
+    return total.astype(np.float32)
+
+
 @register_kernel("Conv2D")
 def _conv2d(op, ctx):
     fmt, strides, dilations, padding, explicit = _attrs(op)
@@ -458,6 +496,9 @@ def conv2d_backprop_filter_nhwc(x, filter_shape, dy, strides, dilations, padding
     dtype = np.result_type(x, dy)
     if n * oh * ow == 0:
         return np.zeros((kh, kw, ci, co), dtype)
+    if _exact_filter_grad_ok(x, dy, (kh, kw, ci, co), strides, dilations):
+        xp_, _ = pad_nhwc(x, ph, pw)
+        return _onednn_order_filter_grad(xp_, dy, kh, kw)
     dy2 = np.ascontiguousarray(dy).reshape(-1, co)
     # (No out= here: NumPy's matmul with out= and a transposed operand can miss BLAS entirely.)
     if kh == kw == 1 and strides == (1, 1) and _no_padding(ph, pw):
@@ -505,6 +546,15 @@ def conv2d_backprop_input_nhwc(input_shape, w, dy, strides, dilations, padding, 
             None, None, f"Conv2DBackpropInput: out_backprop has shape {_shape_str(dy.shape)}, "
                         f"expected {_shape_str((n, oh, ow, co))}")
     dtype = np.result_type(w, dy)
+    if w.dtype == dy.dtype == np.float32 and strides == (1, 1) and dilations == (1, 1) and \
+            not _no_padding(ph, pw) and c == ci and n * oh * ow * kh * kw * ci * co <= EXACT_MAX_MACS:
+        # TF's oneDNN order: the flipped filter's taps (kh, kw) then its channels, as a forward
+        # convolution of the padded dy (measured with real padding; VALID adds otherwise)
+        pads = ((kh - 1 - ph[0], kh - 1 - ph[1]), (kw - 1 - pw[0], kw - 1 - pw[1]))
+        if min(min(p) for p in pads) >= 0:
+            dyp, _ = pad_nhwc(dy, *pads)
+            wf = w[::-1, ::-1].transpose(0, 1, 3, 2)
+            return _onednn_order_conv(dyp, wf, h, wd, (1, 1), (1, 1), kw_outer=False)
     dy2 = np.ascontiguousarray(dy).reshape(-1, co)
     w2 = w.reshape(kh * kw * ci, co)
     if kh == kw == 1 and strides == (1, 1) and _no_padding(ph, pw):

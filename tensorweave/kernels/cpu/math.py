@@ -754,8 +754,7 @@ def _matmul(op, ctx):
     # NumPy arrays split big products across the intra-op workers; CuPy's are one call.
     xp_matmul = parallel.matmul if ctx.xp is np else ctx.xp.matmul
     if ctx.xp is np and op._inputs[0]._dtype.base_dtype.as_numpy_dtype is np.float32:
-        static = all(t.shape.is_fully_defined() for t in op._inputs[:2])
-        xp_matmul = _tf_order_matmul(xp_matmul, ta, tb, static)
+        xp_matmul = _tf_order_matmul(xp_matmul, ta, tb)
 
     def matmul(a, b):
         try:
@@ -775,17 +774,17 @@ def _matmul(op, ctx):
     return matmul
 
 
-def _tf_order_matmul(fast, ta, tb, static=False):
+def _tf_order_matmul(fast, ta, tb):
     """Small float32 products added in TF's order (tf_order.matmul, or tf_order.matvec for the
     one-column products TF hands to a GEMV, or tf_order.matmul_dot16 for a few rows times a
-    transposed matrix when the graph knows both shapes), so printed values match TF's to the
-    last digit; big ones keep the fast BLAS path."""
+    transposed matrix), so printed values match TF's to the last digit; big ones keep the fast
+    BLAS path."""
     lo, hi = tf_order.DOT16_ROWS
 
     def matmul(a, b):
         if a.ndim == 2 and b.ndim == 2 and a.shape[1] == b.shape[0] and a.shape[1]:
             m, k, n = a.shape[0], a.shape[1], b.shape[1]
-            if static and tb and not ta and lo <= m < hi:
+            if tb and not ta and lo <= m < hi:
                 if m * k * n <= tf_order.MATMUL_EXACT_MAX_MACS:
                     return tf_order.matmul_dot16(a, b)
             elif tb and m == 1 and not ta and n > 1:

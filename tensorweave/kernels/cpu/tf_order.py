@@ -263,8 +263,8 @@ def batch_matmul(a, b):
     return acc
 
 
-# With both shapes static, TF's float32 A @ B^T for 2 <= M < 16 rows is a dot product per output
-# in 16 lanes (measured on TF 2.21 for K up to 600 and any N): lane l is a running FMA over the
+# TF's float32 MatMul A @ B^T for 2 <= M < 16 rows is a dot product per output in 16 lanes
+# (measured on TF 2.21 with AVX-512, shapes static or not, K up to 600, any N): lane l is a running FMA over the
 # k = l (mod 16), the lanes then added by halves (l + 8, l + 4, l + 2, l + 1).
 DOT16_ROWS = (2, 16)
 _DOT_LANES = 16
