@@ -336,3 +336,25 @@ def test_igamma_igammac_bits_as_eigen():
     assert lo.tobytes().hex()[:40] == "bec42e3fab5a5d3f9d4a873eed34123f6e17e823"
     assert hi.tobytes().hex()[:40] == "8476a23e55950a3eb25a3c3f2396db3e0000803f"
     assert lo64.tobytes().hex()[:64] == "fba641a297d8e53f8d1f105755abeb3f8f21a69353e9d03f0fb0bcbf9d46e23f"
+
+
+_BESSEL_MD5 = {("bessel_i0e", "float32"): "23161b83d3313a3e8c8a68bb5c6cebc0",
+               ("bessel_i0e", "float64"): "51df106d23ce935b9a35d16053a8048e",
+               ("bessel_i1e", "float32"): "20a52b316dfd8bfb994ae6d69aa85acc",
+               ("bessel_i1e", "float64"): "5b317d855f857c2439ffc6223b79513e",
+               ("bessel_i0", "float32"): "d913d928b27d9cca9ddf601bc23c26b1",
+               ("bessel_i0", "float64"): "d076176f7d897547bcf287ddd2ac4e53",
+               ("bessel_i1", "float32"): "b34060a0a84ac74002336ca360e57158",
+               ("bessel_i1", "float64"): "57d19a12b77fe03a5edda860ab4ef029"}
+
+
+@pytest.mark.parametrize("fn,dt", sorted(_BESSEL_MD5))
+def test_bessel_i_bits_as_eigen(fn, dt):
+    import hashlib
+    rng = np.random.RandomState(0)
+    v = np.concatenate([rng.uniform(-30, 30, 203), [0., -0., 8., -8., 7.999, 1e-20, 100., np.inf, -np.inf, np.nan,
+                                                     1e30]])
+    with np.errstate(over="ignore"):
+        x = tf.constant(v, getattr(tf, dt))
+    r = _run(getattr(tf.math, fn)(x))
+    assert hashlib.md5(r.tobytes()).hexdigest() == _BESSEL_MD5[fn, dt]
