@@ -400,7 +400,7 @@ def _onednn_order_conv(xp_, w, oh, ow, strides, dilations, kw_outer):
 # contiguous share of the batch (oneDNN's balance211: the first n % T threads one image more)
 # and adds x_patch * dy over its images, rows and columns as one running FMA per filter
 # element; the threads' sums are then added in order (measured on TF 2.21 with 2 threads).
-_EXACT_FILTER_GRAD_POSITIONS = 4096
+_EXACT_FILTER_GRAD_POSITIONS = 2048     # (about 3.5 us each: at most ~7 ms)
 
 
 def _exact_filter_grad_ok(x, dy, filter_shape, strides, dilations):
