@@ -433,3 +433,23 @@ def test_saver_from_proto_and_to_proto_with_an_export_scope(tmp_path):
             s.run(v.assign(5.0))
             s2.restore(s, path)
             assert s.run(v) == 1.0
+
+
+def test_a_custom_optimizer_needs_its_own_resource_updates_as_in_tf():
+    class OnlyDense(tf.train.Optimizer):
+        def __init__(self):
+            super().__init__(False, "OnlyDense")
+
+        def _apply_dense(self, grad, var):
+            return tf.assign_sub(var, 0.1 * grad)
+
+        def _apply_sparse(self, grad, var):
+            raise NotImplementedError("Sparse gradient updates are not supported.")
+
+    with tf.Graph().as_default():
+        w = tf.get_variable("w", [2], use_resource=True)
+        with pytest.raises(NotImplementedError) as e:
+            OnlyDense().minimize(tf.reduce_sum(w * w))
+        assert str(e.value) == ""           # (the base class's, not _apply_dense's)
+        r = tf.get_variable("r", [2])       # a reference variable still takes _apply_dense
+        OnlyDense().minimize(tf.reduce_sum(r * r), var_list=[r])

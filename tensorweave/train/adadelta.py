@@ -8,12 +8,12 @@
 
 from ..framework.constant_op import convert_to_tensor
 from ..ops import training_ops
-from .optimizer import Optimizer, _cast
+from .optimizer import Optimizer, _ResourceUpdatesAsRef, _cast
 
 __all__ = ["AdadeltaOptimizer"]
 
 
-class AdadeltaOptimizer(Optimizer):
+class AdadeltaOptimizer(_ResourceUpdatesAsRef, Optimizer):
     """Adadelta with slots "accum" ("w/Adadelta") and "accum_update" ("w/Adadelta_1")."""
 
     def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-8, use_locking=False, name="Adadelta"):

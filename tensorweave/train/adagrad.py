@@ -3,12 +3,12 @@
 from ..framework.constant_op import convert_to_tensor
 from ..ops import training_ops
 from . import slot_creator
-from .optimizer import Optimizer, _cast
+from .optimizer import Optimizer, _ResourceUpdatesAsRef, _cast
 
 __all__ = ["AdagradOptimizer"]
 
 
-class AdagradOptimizer(Optimizer):
+class AdagradOptimizer(_ResourceUpdatesAsRef, Optimizer):
     """Adagrad, with one slot per variable, "accumulator" ("w/Adagrad"), starting at
     `initial_accumulator_value`."""
 

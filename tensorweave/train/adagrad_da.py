@@ -6,12 +6,12 @@ uses the global step + 1 (read before `minimize` increments it).
 
 from ..framework.constant_op import constant, convert_to_tensor
 from ..ops import training_ops
-from .optimizer import Optimizer, _cast
+from .optimizer import Optimizer, _ResourceUpdatesAsRef, _cast
 
 __all__ = ["AdagradDAOptimizer"]
 
 
-class AdagradDAOptimizer(Optimizer):
+class AdagradDAOptimizer(_ResourceUpdatesAsRef, Optimizer):
     """var = -sign(g) * lr * max(|g| - l1 * t, 0) / (l2 * t * lr + sqrt(gg))."""
 
     def __init__(self, learning_rate, global_step, initial_gradient_squared_accumulator_value=0.1,

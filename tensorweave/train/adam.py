@@ -13,12 +13,12 @@ gradient rows are scatter-added, and var moves wherever m is nonzero.
 from ..framework.constant_op import convert_to_tensor
 from ..framework.graph import control_dependencies
 from ..ops import training_ops
-from .optimizer import Optimizer, _cast
+from .optimizer import Optimizer, _ResourceUpdatesAsRef, _cast
 
 __all__ = ["AdamOptimizer"]
 
 
-class AdamOptimizer(Optimizer):
+class AdamOptimizer(_ResourceUpdatesAsRef, Optimizer):
     """Adam with slots "m" ("w/Adam") and "v" ("w/Adam_1")."""
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, use_locking=False,

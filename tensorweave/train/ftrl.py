@@ -2,12 +2,12 @@
 
 from ..framework.constant_op import convert_to_tensor
 from ..ops import training_ops
-from .optimizer import Optimizer, _cast
+from .optimizer import Optimizer, _ResourceUpdatesAsRef, _cast
 
 __all__ = ["FtrlOptimizer"]
 
 
-class FtrlOptimizer(Optimizer):
+class FtrlOptimizer(_ResourceUpdatesAsRef, Optimizer):
     """FTRL-proximal. With `l2_shrinkage_regularization_strength > 0` it runs ApplyFtrlV2 (the
     linear term sees grad + 2 * l2_shrinkage * var); `beta` is folded into the l2 strength."""
 

@@ -3,12 +3,12 @@
 from ..framework.constant_op import convert_to_tensor
 from ..framework.indexed_slices import IndexedSlices
 from ..ops import training_ops
-from .optimizer import Optimizer, _cast
+from .optimizer import Optimizer, _ResourceUpdatesAsRef, _cast
 
 __all__ = ["GradientDescentOptimizer"]
 
 
-class GradientDescentOptimizer(Optimizer):
+class GradientDescentOptimizer(_ResourceUpdatesAsRef, Optimizer):
     """Plain gradient descent. Sparse gradients update only their rows (ScatterSub)."""
 
     def __init__(self, learning_rate, use_locking=False, name="GradientDescent"):

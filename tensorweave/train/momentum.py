@@ -3,12 +3,12 @@
 
 from ..framework.constant_op import convert_to_tensor
 from ..ops import training_ops
-from .optimizer import Optimizer, _cast
+from .optimizer import Optimizer, _ResourceUpdatesAsRef, _cast
 
 __all__ = ["MomentumOptimizer"]
 
 
-class MomentumOptimizer(Optimizer):
+class MomentumOptimizer(_ResourceUpdatesAsRef, Optimizer):
     """Momentum (heavy-ball or Nesterov) with one slot per variable, "momentum" ("w/Momentum")."""
 
     def __init__(self, learning_rate, momentum, use_locking=False, name="Momentum", use_nesterov=False):

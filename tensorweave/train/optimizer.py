@@ -320,13 +320,12 @@ class Optimizer:
         return self._apply_sparse(IndexedSlices(indices=unique_indices, values=summed_values,
                                                 dense_shape=grad.dense_shape), var)
 
-    # A resource variable's updates: by default its reference update with `var` being the resource
-    # variable, for which training_ops.apply_* build the Resource* op (ResourceApplyAdam...).
+    # A subclass updating resource variables implements these (as in TF, the base raises).
     def _resource_apply_dense(self, grad, handle):
-        return self._apply_dense(grad, handle)
+        raise NotImplementedError()
 
     def _resource_apply_sparse(self, grad, handle, indices):
-        return self._apply_sparse(IndexedSlices(values=grad, indices=indices), handle)
+        raise NotImplementedError()
 
     def _resource_apply_sparse_duplicate_indices(self, grad, handle, indices):
         """Sums the rows of repeated indices, then calls _resource_apply_sparse."""
@@ -402,3 +401,15 @@ class Optimizer:
     def _non_slot_variables(self):
         return self._non_slot_dict.values()
 
+
+
+class _ResourceUpdatesAsRef:
+    """For the built-in optimizers: a resource variable's update is its reference update with
+    `var` being the resource variable, for which training_ops.apply_* build the Resource* op
+    (ResourceApplyAdam...)."""
+
+    def _resource_apply_dense(self, grad, handle):
+        return self._apply_dense(grad, handle)
+
+    def _resource_apply_sparse(self, grad, handle, indices):
+        return self._apply_sparse(IndexedSlices(values=grad, indices=indices), handle)

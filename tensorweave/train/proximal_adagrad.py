@@ -2,12 +2,12 @@
 
 from ..framework.constant_op import constant, convert_to_tensor
 from ..ops import training_ops
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _ResourceUpdatesAsRef
 
 __all__ = ["ProximalAdagradOptimizer"]
 
 
-class ProximalAdagradOptimizer(Optimizer):
+class ProximalAdagradOptimizer(_ResourceUpdatesAsRef, Optimizer):
     """accum += grad^2; lr_t = lr / sqrt(accum); var = prox_{lr_t * (l1, l2)}(var - lr_t * grad)."""
 
     def __init__(self, learning_rate, initial_accumulator_value=0.1, l1_regularization_strength=0.0,

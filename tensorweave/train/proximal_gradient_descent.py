@@ -2,12 +2,12 @@
 
 from ..framework.constant_op import convert_to_tensor
 from ..ops import training_ops
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _ResourceUpdatesAsRef
 
 __all__ = ["ProximalGradientDescentOptimizer"]
 
 
-class ProximalGradientDescentOptimizer(Optimizer):
+class ProximalGradientDescentOptimizer(_ResourceUpdatesAsRef, Optimizer):
     """prox = var - lr * grad; var = sign(prox) * max(|prox| - lr * l1, 0) / (1 + lr * l2)."""
 
     def __init__(self, learning_rate, l1_regularization_strength=0.0, l2_regularization_strength=0.0,

@@ -10,12 +10,12 @@ centered=True also keeps mg, the mean gradient, and divides by sqrt(ms - mg^2 + 
 from ..framework.constant_op import convert_to_tensor
 from ..ops import training_ops
 from . import slot_creator
-from .optimizer import Optimizer, _cast
+from .optimizer import Optimizer, _ResourceUpdatesAsRef, _cast
 
 __all__ = ["RMSPropOptimizer"]
 
 
-class RMSPropOptimizer(Optimizer):
+class RMSPropOptimizer(_ResourceUpdatesAsRef, Optimizer):
     """RMSProp with slots "rms" (starts at 1, "w/RMSProp"), "mg" if centered ("w/RMSProp_1") and
     "momentum" ("w/RMSProp_1", or "w/RMSProp_2" if centered)."""
 
