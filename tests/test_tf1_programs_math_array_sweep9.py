@@ -358,3 +358,16 @@ def test_bessel_i_bits_as_eigen(fn, dt):
         x = tf.constant(v, getattr(tf, dt))
     r = _run(getattr(tf.math, fn)(x))
     assert hashlib.md5(r.tobytes()).hexdigest() == _BESSEL_MD5[fn, dt]
+
+
+@pytest.mark.parametrize("dt,want", [("float32", "4ec03924d1cda1347cbf9cfdd3f2ed5d"),
+                                     ("float64", "d6f4520c110183574369ea9c1c9e98c8")])
+def test_betainc_bits_as_eigen(dt, want):
+    import hashlib
+    rng = np.random.RandomState(0)
+    a, b, x = rng.uniform(0.05, 30, 300), rng.uniform(0.05, 30, 300), rng.uniform(0, 1, 300)
+    t = getattr(tf, dt)
+    r = _run(tf.math.betainc(tf.constant(a, t), tf.constant(b, t), tf.constant(x, t)))
+    assert hashlib.md5(r.tobytes()).hexdigest() == want
+    e = _run(tf.math.betainc(tf.constant([0., 1., 2.], t), tf.constant([1., 1., -1.], t), tf.constant([0.5, 0., 0.5], t)))
+    np.testing.assert_array_equal(e, [np.nan, 0., np.nan])

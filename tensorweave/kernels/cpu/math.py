@@ -1512,7 +1512,20 @@ def _zeta_kernel(op, ctx):
         out = zeta32(x, q)
         return wide(x, q) if out is None else out
     return _zeta_domain(zeta)
-_elementwise("Betainc", _special("betainc"))
+_betainc_wide = _elementwise_kernel("Betainc", _special("betainc"))
+
+
+@register_kernel("Betainc")
+def _betainc_kernel(op, ctx):
+    wide = _betainc_wide(op, ctx)
+    if op._outputs[0]._dtype.as_numpy_dtype not in (np.float32, np.float64) or ctx.xp is not np:
+        return wide
+
+    def betainc(a, b, x):   # Eigen's Cephes incbet in the dtype (SciPy's last bits differ)
+        from .eigen_special import betainc as eigen_betainc
+        out = eigen_betainc(a, b, x)
+        return wide(a, b, x) if out is None else out
+    return betainc
 
 
 def _polygamma(a, x):
