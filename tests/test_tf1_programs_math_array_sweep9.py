@@ -371,3 +371,8 @@ def test_betainc_bits_as_eigen(dt, want):
     assert hashlib.md5(r.tobytes()).hexdigest() == want
     e = _run(tf.math.betainc(tf.constant([0., 1., 2.], t), tf.constant([1., 1., -1.], t), tf.constant([0.5, 0., 0.5], t)))
     np.testing.assert_array_equal(e, [np.nan, 0., np.nan])
+
+
+def test_complex_reciprocal_of_infinite_in_the_tail_is_zero():
+    r = _run(tf.math.reciprocal(tf.constant(np.array([np.inf + 1j, 3 + np.nan * 1j, 1 - np.inf * 1j], np.complex64))))
+    assert r.tobytes().hex() == "00000000000000000000c07f0000c07f0000008000000000"

@@ -46,6 +46,18 @@ def _complex_inverse(y):
                 den = np.where(small, ct * r + dt, dt * r + ct)
                 t = _complex(np.where(small, r + 0.0, 1.0 + 0.0 * r) / den,
                              np.where(small, 0.0 * r - 1.0, 0.0 - r) / den, y.dtype)
+            # libgcc's recovery when both parts come out NaN: a zero divisor gives copysign(inf, c)
+            # times (1, 0); an infinite one gives zeros signed as c' and -d' (1 / (inf+1j) is 0+0j)
+            both = np.isnan(t.real) & np.isnan(t.imag)
+            if both.any():
+                zero_div = (ct == 0) & (dt == 0)
+                inf_div = np.isinf(ct) | np.isinf(dt)
+                cc = np.copysign(np.where(np.isinf(ct), one, zero), ct)
+                dd = np.copysign(np.where(np.isinf(dt), one, zero), dt)
+                big = np.copysign(c.dtype.type(np.inf), ct)
+                re = np.where(zero_div, big * one, np.where(inf_div, zero * cc, t.real))
+                im = np.where(zero_div, big * zero, np.where(inf_div, zero * (zero * cc - one * dd), t.imag))
+                t = np.where(both, _complex(re, im, y.dtype), t)
             out.reshape(-1)[-tail:] = t
     return out
 
