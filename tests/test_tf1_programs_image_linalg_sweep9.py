@@ -612,3 +612,13 @@ def test_hard_nms_compares_a_float32_iou_with_the_threshold():
         kept = run([tf.image.non_max_suppression(b, np.array([0.9, 0.8], f), 2, thr) for b, thr in cases])
     # recorded from TF 2.21: how many boxes each keeps
     assert "".join(str(len(k)) for k in kept) == "21212221222221122211221211122222222211221222122222212122222122222222222222122212221122212221222122222222222122222222222221122222222222222212221222222222121222222212211222222211222222221222222222222222"
+
+
+def test_rgb_to_hsv_of_numpy_integers_converts_them_to_float32_as_tfs_op_builder():
+    with tf.Graph().as_default():
+        t = tf.image.rgb_to_hsv(np.array([[100, 50, 25]], np.uint8))
+        assert t.dtype == tf.float32 and t.op.inputs[0].op.name == "RGBToHSV/images"
+        np.testing.assert_allclose(run(t), [[1 / 18, 0.75, 100.0]], rtol=1e-6)
+        assert tf.image.hsv_to_rgb([[0, 1, 1]]).dtype == tf.float32
+        assert tf.image.rgb_to_hsv(np.full((1, 3), 0.5, np.float16)).dtype == tf.float16
+        assert tf.image.rgb_to_hsv(np.full((1, 3), 0.5)).dtype == tf.float64

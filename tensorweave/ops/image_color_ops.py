@@ -7,6 +7,8 @@ tensordot with TF's 3x3 matrices), and the random_* adjustments, which draw one 
 """
 
 
+import numpy as np
+
 from ..framework import dtypes as _dtypes
 from ..framework import registry
 from ..framework.constant_op import convert_to_tensor
@@ -61,13 +63,29 @@ def _float_images(images, ops_name):
     return images
 
 
+def _op_input(images):
+    """A non-tensor input as TF's op builder converts it for a type attr that defaults to float:
+    in its own dtype when the op takes it, else as float32 (NumPy integers, Python ints)."""
+    natural = images.dtype if isinstance(images, (np.ndarray, np.generic)) else None
+    if natural is not None and natural in (np.float16, np.float32, np.float64):
+        return convert_to_tensor(images, name="images")
+    if natural is None and not _all_ints(images):
+        return convert_to_tensor(images, name="images")
+    return convert_to_tensor(np.asarray(images).astype(np.float32), name="images")
+
+
+def _all_ints(v):
+    a = np.asarray(v)
+    return a.dtype.kind in "iub"
+
+
 def rgb_to_hsv(images, name=None):
     """RGB in [0, 1] to HSV in [0, 1] along the last axis (size 3); hue 0 is red, 1/3 green,
     2/3 blue. Differentiable (TF's piecewise gradient)."""
     if not isinstance(images, Tensor):
         # TF converts a non-tensor input inside the op's name scope ("RGBToHSV/images")
         with name_scope(name, "RGBToHSV", [images]) as scope:
-            return rgb_to_hsv(convert_to_tensor(images, name="images"), name=scope)
+            return rgb_to_hsv(_op_input(images), name=scope)
     images = _float_images(images, "RGBToHSV")
     return apply_op("RGBToHSV", [images], [images.dtype.base_dtype], name or "RGBToHSV",
                     attrs={"T": images.dtype.base_dtype})
@@ -78,7 +96,7 @@ def hsv_to_rgb(images, name=None):
     if not isinstance(images, Tensor):
         # TF converts a non-tensor input inside the op's name scope ("HSVToRGB/images")
         with name_scope(name, "HSVToRGB", [images]) as scope:
-            return hsv_to_rgb(convert_to_tensor(images, name="images"), name=scope)
+            return hsv_to_rgb(_op_input(images), name=scope)
     images = _float_images(images, "HSVToRGB")
     return apply_op("HSVToRGB", [images], [images.dtype.base_dtype], name or "HSVToRGB",
                     attrs={"T": images.dtype.base_dtype})
