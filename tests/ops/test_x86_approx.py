@@ -169,3 +169,12 @@ def test_erfc_float32():
     ok = np.isfinite(v)
     assert np.allclose(got[ok], exact[ok], rtol=1e-6, atol=1e-7)
     assert np.array_equal(np.isnan(got), np.isnan(want))
+
+
+def test_scalars_stay_scalars():
+    # (np.ascontiguousarray made a 0-d input 1-d: rsqrt(16.) had shape (1,), breaking dct's ortho norm)
+    with tf.Graph().as_default():
+        with tf.Session() as sess:
+            r, q = sess.run([tf.math.rsqrt(tf.constant(16.0)), tf.math.reciprocal(tf.constant(4.0))])
+            assert np.shape(r) == np.shape(q) == () and r == 0.25 and q == 0.25
+            assert sess.run(tf.signal.dct(tf.ones([2, 8]), norm="ortho")).shape == (2, 8)

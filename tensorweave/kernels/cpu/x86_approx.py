@@ -104,6 +104,7 @@ def _map_code():
 
 def _apply(fn, x):
     """The instruction applied to the whole packets of float32 x (flat, contiguous)."""
+    x = np.ascontiguousarray(x, _f).reshape(-1)
     n = x.size // LANES * LANES
     out = np.empty(n, _f)
     if n:
@@ -117,8 +118,8 @@ def available():
 
 
 def _packets_and_tail(x, packet, scalar):
-    x = np.ascontiguousarray(x, _f)
-    flat = x.reshape(-1)
+    x = np.asarray(x, _f)       # (not ascontiguousarray: it makes a 0-d input 1-d)
+    flat = np.ascontiguousarray(x).reshape(-1)
     cut = flat.size // LANES * LANES
     out = np.empty(flat.size, _f)
     with np.errstate(all="ignore"):
