@@ -34,8 +34,13 @@ _DIVS = frozenset({"RealDiv", "Div", "Xdivy"})   # strength-reduced when the div
 _TYPES = _ARITH | _DIVS | frozenset({"AddN", "Log", "Pow", "Softmax"})
 _COMMUTATIVE = frozenset({"Add", "AddV2", "Mul"})
 _MAX_PASSES = 8
+# TF's Grappler skips graphs of fewer nodes (RewriterConfig.min_graph_nodes; measured on TF 2.21:
+# x / 3.0 alone in a graph is a true division, with one more node anywhere x * (1 / 3))
+MIN_GRAPH_NODES = 4
 _SHAPE_OPS = frozenset({"Shape", "Size", "Rank"})
-_ABSORBED = "(absorbed)"    # an Add taken into an AddN: nothing reads it any more
+_ABSORBED = "(absorbed)"
+# Never constants to Grappler, whatever their inputs: a PlaceholderWithDefault can be fed
+_NOT_FOLDED = frozenset({"PlaceholderWithDefault"})    # an Add taken into an AddN: nothing reads it any more
 
 
 class Call:
@@ -125,6 +130,8 @@ def optimize(order, fetches, fed, static_ok):
     """Grappler's value-changing rewrites for a step running `order` (see the module doc)."""
     if not any(op._type in _TYPES for op in order):
         return _NONE   # the common case stays cheap
+    if order[0]._graph.version < MIN_GRAPH_NODES:
+        return _NONE   # (Grappler leaves graphs this small alone: its min_graph_nodes)
     fed = set(fed)
     tainted = set(fed)
     for op in order:
@@ -166,6 +173,7 @@ class _Graph:
                 if op._outputs[0] not in fed and constant_value(op._outputs[0]) is not None:
                     self.consts.add(op._outputs[0])    # Grappler materializes known shapes
             elif op._type == "Const" or (op._inputs and not op._op_def.stateful and
+                                         op._type not in _NOT_FOLDED and
                                          all(t in self.consts for t in op._inputs)):
                 self.consts.update(t for t in op._outputs if t not in fed)
         self.in_copy = {}     # op -> data edges into the working copy's ops (as in the graph)
@@ -332,8 +340,11 @@ class _Graph:
             return False
         ev = np.asarray(e.value).ravel()
         xs = n.op._inputs[0]._shape
-        if ev.size == 0 or np.any(ev != ev[0]) or not xs.is_fully_defined() or \
-                np.broadcast_shapes(tuple(xs.as_list()), np.shape(e.value)) != tuple(xs.as_list()):
+        es = np.shape(e.value)
+        # x's shape must be the output's (TF: ShapesSymbolicallyEqual), which holds for unknown
+        # dimensions too when the exponent has only 1s in its shape
+        if ev.size == 0 or np.any(ev != ev[0]) or xs.ndims is None or len(es) > xs.ndims or \
+                any(d != 1 and d != xd for d, xd in zip(es[::-1], xs.as_list()[::-1])):
             return False    # (a broadcasting exponent would change the result's shape)
         p = complex(ev[0])
         unary = {2: "Square", 0.5: "Sqrt", -0.5: "Rsqrt", -1: "Reciprocal"}

@@ -534,9 +534,6 @@ def _pow(op, ctx):
     dt = op._inputs[0]._dtype.base_dtype.as_numpy_dtype
     if ctx.xp is not np or dt not in (np.float32, np.float64):
         return np.power
-    rewritten = _convert_pow(op, dt)
-    if rewritten is not None:
-        return rewritten
 
     def pow_float(x, y):
         # TF's Eigen Pow (eigen_pow.py) for small tensors; NumPy's power past them
@@ -544,33 +541,6 @@ def _pow(op, ctx):
             return eigen_pow.tf_pow(x, y)
         return np.power(x, y)
     return pow_float
-
-
-def _convert_pow(op, dt):
-    """Grappler's ConvertPow: with a constant exponent, all of one value, TF runs pow(x, 2) as
-    Square, 3 as x * Square(x), 0.5 as Sqrt, -0.5 as Rsqrt and -1 as Reciprocal (measured on TF
-    2.21; graphs of fewer than 4 nodes skip Grappler, min_graph_nodes, and keep Pow)."""
-    y = op._inputs[1]
-    if y._op._type != "Const" or op.graph.version < 4:
-        return None
-    exp = np.asarray(constant_value(y))
-    if not exp.size or not np.all(exp == exp.flat[0]):
-        return None
-    xs, ys = op._inputs[0].shape, y.shape
-    if ys.ndims is None or xs.ndims is None or ys.ndims > xs.ndims or \
-            any(d != 1 and (xd is None or d != xd) for d, xd in zip(ys.as_list()[::-1], xs.as_list()[::-1])):
-        return None         # (the exponent would broadcast x to a bigger shape)
-    e = float(exp.flat[0])
-    approx = dt is np.float32 and x86_approx.available()
-    one = dt(1)
-    kernels = {
-        2.0: lambda x, _: x * x,
-        3.0: lambda x, _: x * (x * x),
-        0.5: lambda x, _: np.sqrt(x),
-        -0.5: (lambda x, _: x86_approx.rsqrt(x)) if approx else (lambda x, _: one / np.sqrt(x)),
-        -1.0: (lambda x, _: x86_approx.reciprocal(x)) if approx else (lambda x, _: one / x),
-    }
-    return kernels.get(e)
 
 
 # -- n-ary, casts, clipping ----------------------------------------------------------------------

@@ -1,0 +1,52 @@
+"""Grappler's rewrites as TF 2.21 applies them in a Session (runtime/grappler.py), recorded from
+TF 2.21 (tensorflow.compat.v1) as float32 bit patterns: graphs of fewer than 4 nodes are left
+alone (min_graph_nodes), a PlaceholderWithDefault is never a constant to fold, and ConvertPow
+also applies when the base's dimensions are unknown to the graph.
+"""
+
+import numpy as np
+
+import tensorweave as tf
+
+X = np.linspace(0.1, 10, 1000).astype(np.float32)
+
+
+def _run(build, extra_nodes, shape=(1000,)):
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.float32, list(shape))
+        for _ in range(extra_nodes):
+            tf.constant(1.0)
+        y = build(p)
+        with tf.Session() as sess:
+            return sess.run(y, {p: X})
+
+
+def test_tiny_graphs_are_not_rewritten():
+    third = np.float32(1) / np.float32(3)
+    # three nodes (placeholder, constant, division): a true division, as TF
+    assert _run(lambda p: p / 3.0, 0).tobytes() == (X / np.float32(3)).tobytes()
+    # one node more anywhere in the graph: ReduceDivToReciprocalMul, x * (1 / 3)
+    assert _run(lambda p: p / 3.0, 1).tobytes() == (X * third).tobytes()
+    assert _run(lambda p: tf.pow(p, 2.0), 1).tobytes() == (X * X).tobytes()
+
+
+def test_pow_with_unknown_dims_is_converted():
+    for e, want in ((2.0, X * X), (0.5, np.sqrt(X)), (3.0, X * (X * X))):
+        assert _run(lambda p: tf.pow(p, e), 3, shape=(None,)).tobytes() == want.tobytes()
+
+
+def test_placeholder_with_default_is_not_folded():
+    # TF: log(1 + x) of a PlaceholderWithDefault becomes log1p(x) (ConvertLog1p); folding the
+    # default as a constant would compute log(1 + x) (digest 53df47b998)
+    from tensorweave.kernels.cpu import eigen_math, float_env
+    with tf.Graph().as_default():
+        z = tf.log(1 + tf.placeholder_with_default(X, [1000]))
+        tf.constant(0.0)
+        with tf.Session() as sess:
+            got = sess.run(z)
+    saved = float_env.enter()
+    try:
+        want = eigen_math.log1p(X)
+    finally:
+        float_env.leave(saved)
+    assert got.tobytes() == want.tobytes()
