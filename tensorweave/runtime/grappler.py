@@ -342,9 +342,10 @@ class _Graph:
         xs = n.op._inputs[0]._shape
         es = np.shape(e.value)
         # x's shape must be the output's (TF: ShapesSymbolicallyEqual), which holds for unknown
-        # dimensions too when the exponent has only 1s in its shape
-        if ev.size == 0 or np.any(ev != ev[0]) or xs.ndims is None or len(es) > xs.ndims or \
-                any(d != 1 and d != xd for d, xd in zip(es[::-1], xs.as_list()[::-1])):
+        # dimensions too when the exponent has only 1s in its shape, and for any x (unknown
+        # rank included) when the exponent is a scalar
+        if ev.size == 0 or np.any(ev != ev[0]) or (es and (xs.ndims is None or len(es) > xs.ndims or any(
+                d != 1 and d != xd for d, xd in zip(es[::-1], xs.as_list()[::-1])))):
             return False    # (a broadcasting exponent would change the result's shape)
         p = complex(ev[0])
         unary = {2: "Square", 0.5: "Sqrt", -0.5: "Rsqrt", -1: "Reciprocal"}

@@ -50,3 +50,15 @@ def test_placeholder_with_default_is_not_folded():
     finally:
         float_env.leave(saved)
     assert got.tobytes() == want.tobytes()
+
+
+def test_pow_of_unknown_rank_by_a_scalar_is_converted():
+    # (aymericdamien's linear regression: shapeless placeholders, cost = sum(pow(pred - y, 2)),
+    # whose digits TF printed come from Square; Eigen's generic pow differs in the last bit)
+    with tf.Graph().as_default():
+        p = tf.placeholder("float")
+        for _ in range(3):
+            tf.constant(1.0)
+        y = tf.pow(p, 2)
+        with tf.Session() as sess:
+            assert sess.run(y, {p: X}).tobytes() == (X * X).tobytes()
