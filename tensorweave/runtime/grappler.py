@@ -15,7 +15,8 @@ comparing float32 bit patterns (tests/runtime/test_grappler_rewrites.py):
   (log(softmax(x)) -> log_softmax(x) when the softmax has no other consumer and is not fetched),
   ConvertPow (pow(x, c) with one repeated constant exponent 2, 3, 0.5, -0.5 or -1 -> Square,
   x * Square(x), Sqrt, Rsqrt, Reciprocal) and AddOpsRewrite (a tree of Adds of tensors of one
-  known shape, none fetched, no control edges -> one AddN, whose inputs TF sums in name order).
+  known shape, none fetched, no control edges -> one AddN, whose inputs TF sums in name order),
+  and SqrtDivToRsqrtMul (x / sqrt(y) -> x * rsqrt(y) when the Sqrt has no other consumer).
 
 Rewrites TF 2.21 does not apply in a plain Session (measured): HoistCommonFactorOutOfAggregation
 (x*y + x*z), and trees of Muls. `optimize` returns a `Rewrites` that the plan compiler uses:
@@ -31,7 +32,7 @@ __all__ = ["optimize", "Rewrites", "Call", "kernel_op"]
 _ADD = frozenset({"Add", "AddV2"})
 _ARITH = frozenset({"Add", "AddV2", "Sub", "Mul", "Div"})
 _DIVS = frozenset({"RealDiv", "Div", "Xdivy"})   # strength-reduced when the divisor is constant
-_TYPES = _ARITH | _DIVS | frozenset({"AddN", "Log", "Pow", "Softmax"})
+_TYPES = _ARITH | _DIVS | frozenset({"AddN", "Log", "Pow", "Softmax", "Sqrt"})
 _COMMUTATIVE = frozenset({"Add", "AddV2", "Mul"})
 _MAX_PASSES = 8
 # TF's Grappler skips graphs of fewer nodes (RewriterConfig.min_graph_nodes; measured on TF 2.21:
@@ -303,6 +304,8 @@ class _Graph:
                 self.log1p(n) or self.log_softmax(n)
             elif n.type == "Pow":
                 self.convert_pow(n)
+            elif n.type in ("RealDiv", "Div"):
+                self.sqrt_div(n)
             elif n.type in _ADD or n.type == "AddN":
                 self.add_ops(n)
 
@@ -332,6 +335,22 @@ class _Graph:
         if sm.type != "Softmax" or sm.modified or self.preserved(sm) or self.outputs(sm) != 1:
             return False
         n.type, n.inputs, n.modified = "LogSoftmax", list(sm.inputs), True
+        return True
+
+    def sqrt_div(self, n):
+        """SqrtDivToRsqrtMul: x / sqrt(y) -> x * rsqrt(y) when the Sqrt has no other consumer
+        (after TF's common-subexpression elimination: an identical Sqrt elsewhere in the step
+        is the same node to Grappler) and is not fetched."""
+        y = n.inputs[1]
+        if y.type != "Sqrt" or y.modified or y.op is None or self.preserved(y) or self.outputs(y) != 1:
+            return False
+        twins = [m for m in self.nodes if m is not y and m.type == "Sqrt" and m.op is not None
+                 and [t for t in m.op._inputs] == [t for t in y.op._inputs]]
+        if twins:
+            return False
+        r = _Node("Rsqrt", list(y.inputs))
+        r.modified = True
+        n.type, n.inputs, n.modified = "Mul", [n.inputs[0], r], True
         return True
 
     def convert_pow(self, n):

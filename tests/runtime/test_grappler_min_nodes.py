@@ -62,3 +62,28 @@ def test_pow_of_unknown_rank_by_a_scalar_is_converted():
         y = tf.pow(p, 2)
         with tf.Session() as sess:
             assert sess.run(y, {p: X}).tobytes() == (X * X).tobytes()
+
+
+def test_sqrt_div_to_rsqrt_mul():
+    # digests recorded from TF 2.21 for these fetches (SqrtDivToRsqrtMul, after CSE: y1 and y5
+    # share one Sqrt, and y3's Sqrt also feeds y4, so only y2 is rewritten in the joint run)
+    import hashlib
+    rng = np.random.RandomState(3)
+    a = rng.randn(100).astype(np.float32)
+    b = rng.rand(100).astype(np.float32) + 0.1
+
+    def dig(v):
+        return hashlib.sha256(np.ascontiguousarray(v).tobytes()).hexdigest()[:10]
+    with tf.Graph().as_default():
+        pa, pb = tf.placeholder(tf.float32, [None]), tf.placeholder(tf.float32, [None])
+        sq = tf.sqrt(pb)
+        y1 = pa / tf.sqrt(pb)
+        y2 = pa / tf.sqrt(pb + 1e-3)
+        y3 = tf.div(pa, sq)
+        y4 = sq * 2.0
+        y5 = tf.truediv(pa, tf.sqrt(pb))
+        with tf.Session() as sess:
+            got = [dig(v) for v in sess.run([y1, y2, y3, y4, y5], {pa: a, pb: b})]
+            alone = dig(sess.run(y1, {pa: a, pb: b}))
+    assert got == ["685ce8c8e3", "20ce8e913b", "685ce8c8e3", "5eca057134", "685ce8c8e3"]
+    assert alone == "0719e8f57b"
