@@ -27,8 +27,9 @@ def _rank(t, n, what=None):   # (`what`: the input, for the reader; TF's text do
 def _draw_shape(op):
     """TF's DrawBoundingBoxes shape function: images [b, h, w, c], boxes [b, n, 4]."""
     _rank(op._inputs[0], 4)
-    # (TF also rejects a known channel depth other than 1, 3, 4 here, a ValueError; tensorweave
-    # still leaves that to the kernel, as tests/image/test_image_sample.py expects.)
+    images = op._inputs[0]._shape
+    if images.ndims == 4 and images.dims[3].value not in (None, 1, 3, 4):
+        raise ValueError("Channel depth should be either 1 (GRY), 3 (RGB), or 4 (RGBA)")
     _rank(op._inputs[1], 3)
     boxes = op._inputs[1]._shape
     if boxes.ndims == 3 and boxes.dims[2].value not in (None, 4):
