@@ -18,18 +18,27 @@ __all__ = ["non_max_suppression", "non_max_suppression_v2", "non_max_suppression
            "non_max_suppression_padded", "crop_and_resize", "extract_image_patches"]
 
 
+def _check_ranks(shapes, ranks):
+    for sh, n in zip(shapes, ranks):
+        if sh.ndims is not None and sh.ndims != n:
+            raise ValueError(f"Shape must be rank {n} but is rank {sh.ndims}")
+
+
+def _check_boxes(boxes, per_box):
+    """boxes [n, 4] and a [n] vector of the same n (TF's shape-function checks); returns n."""
+    nb = boxes.dims[0].value if boxes.ndims == 2 else None
+    nv = per_box.dims[0].value if per_box.ndims == 1 else None
+    if nb is not None and nv is not None and nb != nv:
+        raise ValueError(f"Dimensions must be equal, but are {nb} and {nv}")
+    if boxes.ndims == 2 and boxes.dims[1].value not in (None, 4):
+        raise ValueError(f"Dimension must be 4 but is {boxes.dims[1].value}")
+    return nb if nb is not None else nv
+
+
 def _nms_shape(op):
-    b, s = op._inputs[0]._shape, op._inputs[1]._shape
     # TF's NMSShapeFn: boxes [n, 4], scores [n], the other inputs scalars
-    for t, n in zip(op._inputs, [2, 1] + [0] * (len(op._inputs) - 2)):
-        if t._shape.ndims is not None and t._shape.ndims != n:
-            raise ValueError(f"Shape must be rank {n} but is rank {t._shape.ndims}")
-    nb = b.dims[0].value if b.ndims == 2 else None
-    ns = s.dims[0].value if s.ndims == 1 else None
-    if nb is not None and ns is not None and nb != ns:
-        raise ValueError(f"Dimensions must be equal, but are {nb} and {ns}")
-    if b.ndims == 2 and b.dims[1].value not in (None, 4):
-        raise ValueError(f"Dimension must be 4 but is {b.dims[1].value}")
+    _check_ranks([t._shape for t in op._inputs], [2, 1] + [0] * (len(op._inputs) - 2))
+    _check_boxes(op._inputs[0]._shape, op._inputs[1]._shape)
     pad = op.type in ("NonMaxSuppressionV4", "NonMaxSuppressionV5") and op._get_attr("pad_to_max_output_size")
     n = None
     if pad:
@@ -147,15 +156,8 @@ def _crop_shape(op):
     """TF's CropAndResize shape function (boxes [n, 4], box_ind [n], crop_size [2]; a -1 in a
     constant crop_size is an unknown dim)."""
     img, boxes, ind, size = (t._shape for t in op._inputs)
-    for sh, n in ((img, 4), (boxes, 2), (ind, 1)):
-        if sh.ndims is not None and sh.ndims != n:
-            raise ValueError(f"Shape must be rank {n} but is rank {sh.ndims}")
-    nb = boxes.dims[0].value if boxes.ndims == 2 else None
-    ni = ind.dims[0].value if ind.ndims == 1 else None
-    if nb is not None and ni is not None and nb != ni:
-        raise ValueError(f"Dimensions must be equal, but are {nb} and {ni}")
-    if boxes.ndims == 2 and boxes.dims[1].value not in (None, 4):
-        raise ValueError(f"Dimension must be 4 but is {boxes.dims[1].value}")
+    _check_ranks((img, boxes, ind), (4, 2, 1))
+    n_boxes = _check_boxes(boxes, ind)
     if size.ndims is not None and size.ndims != 1:
         raise ValueError(f"Shape must be rank 1 but is rank {size.ndims}")
     if size.ndims == 1 and size.dims[0].value not in (None, 2):
@@ -164,7 +166,7 @@ def _crop_shape(op):
     hw = [int(x) for x in v.reshape(-1)] if v is not None else [None, None]
     hw = [None if d == -1 else d for d in hw]
     depth = img.dims[3].value if img.ndims == 4 else None
-    return [TensorShape([nb if nb is not None else ni, hw[0], hw[1], depth])]
+    return [TensorShape([n_boxes, hw[0], hw[1], depth])]
 
 
 def _grad_image_shape(op):
