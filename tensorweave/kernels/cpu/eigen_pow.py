@@ -16,7 +16,7 @@ import numpy as np
 
 from .eigen_math import PACKET, PACKET64, _twoprod_low, flush_denormals, pexp, pexp_double
 
-__all__ = ["eigen_pow", "scalar_pow", "tf_pow"]
+__all__ = ["eigen_pow", "scalar_pow", "tf_pow", "powf_pairs"]
 
 _f32 = np.float32
 _powf_fn = None
@@ -32,6 +32,12 @@ def _powf(x, y):
         _powf_fn = lib.powf
     x = np.asarray(x, _f32)
     return np.array([_powf_fn(float(v), float(y)) for v in x.reshape(-1)], _f32).reshape(x.shape)
+
+
+def powf_pairs(a, b):
+    """glibc's powf of each pair (a[i], b[i]) of float32 values."""
+    _powf(np.zeros(1, _f32), 1.0)       # (loads powf)
+    return np.array([_powf_fn(float(u), float(v)) for u, v in zip(a, b)], _f32)
 
 
 def _two_prod(x, y):

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from ..registry import register_kernel
-from . import eigen_math
+from . import eigen_math, eigen_pow
 
 _lib = None
 # Past this many distinct values the C library is not called element by element (about 0.1 s).
@@ -222,12 +222,7 @@ _ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606
            1.8152105401943546773e17, -7.1661652561756670113e18)
 
 
-def _powf(a, b):
-    lib = _libm()
-    if not hasattr(lib, "_powf_ready"):
-        lib.powf.restype, lib.powf.argtypes = ctypes.c_float, [ctypes.c_float, ctypes.c_float]
-        lib._powf_ready = True
-    return np.array([lib.powf(float(u), float(v)) for u, v in zip(a, b)], np.float32)
+_powf = eigen_pow.powf_pairs
 
 
 def zeta32(x, q):
