@@ -5,8 +5,10 @@ also applies when the base's dimensions are unknown to the graph.
 """
 
 import numpy as np
+import pytest
 
 import tensorweave as tf
+from tensorweave.kernels.cpu import x86_approx
 
 X = np.linspace(0.1, 10, 1000).astype(np.float32)
 
@@ -87,3 +89,23 @@ def test_sqrt_div_to_rsqrt_mul():
             alone = dig(sess.run(y1, {pa: a, pb: b}))
     assert got == ["685ce8c8e3", "20ce8e913b", "685ce8c8e3", "5eca057134", "685ce8c8e3"]
     assert alone == "0719e8f57b"
+
+
+@pytest.mark.skipif(not x86_approx.available(), reason="TF's reciprocal bits need rcpps")
+def test_folded_softmax_inverts_the_sums_as_eigen():
+    # A constant Softmax is folded with Eigen's kernel, whose 1 / sum is the CPU's approximate
+    # reciprocal (x86_approx) on the packets of the row sums: digests recorded from TF 2.21 for
+    # softmax(constant) over the last axis and axis 0 (a (1, 100) constant over axis 0 is not all
+    # 1.0 in TF: 0.99999994 where the reciprocal's Newton step rounds down)
+    import hashlib
+    want = {(4, 10): ("12b7845d8d", "300bcf560c"), (8, 10): ("1b14734270", "0a70e6c692"),
+            (5, 17): ("e25f93ee8c", "98d4369f37"), (1, 100): ("22fb32bb02", "fd093871f9")}
+    rng = np.random.RandomState(0)
+    for shape in [(2, 3), (3, 2), (4, 10), (8, 10), (5, 17), (1, 100)]:
+        c = (rng.randn(*shape) * 3).astype(np.float32)
+        if shape not in want:
+            continue
+        with tf.Graph().as_default():
+            with tf.Session() as sess:
+                got = [sess.run(tf.nn.softmax(tf.constant(c))), sess.run(tf.nn.softmax(tf.constant(c), axis=0))]
+        assert tuple(hashlib.sha256(v.tobytes()).hexdigest()[:10] for v in got) == want[shape]

@@ -18,7 +18,7 @@ tests/ops/test_tf_order_transcendental.py):
 
 import numpy as np
 
-from . import eigen_math, tf_order
+from . import eigen_math, tf_order, x86_approx
 
 __all__ = ["onednn_exp", "softmax", "log_softmax", "softmax_xent", "sparse_softmax_xent",
            "MAX_ELEMENTS"]
@@ -112,7 +112,11 @@ def eigen_softmax(x):
     tail = e.size % 8
     if tail:
         e.reshape(-1)[-tail:] = eigen_math.glibc_expf(shifted.reshape(-1)[-tail:])
-    e *= (_f(1) / tf_order.inner_sum(e))[:, None]
+    s = tf_order.inner_sum(e)
+    # Eigen's .inverse() of the row sums: the CPU's approximate reciprocal plus a Newton step on
+    # the packets of that vector (x86_approx), exact on its tail
+    inv = x86_approx.reciprocal(s) if x86_approx.available() else _f(1) / s
+    e *= inv[:, None]
     return e
 
 
