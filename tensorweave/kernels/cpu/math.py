@@ -134,6 +134,8 @@ def _eigen_max_min(op_type, fn):
 
         def eigen_max_min(x, y):
             out = second(x, y)
+            if isinstance(out, np.ndarray) and not out.flags.c_contiguous:
+                out = np.ascontiguousarray(out)     # (the flat write below must be a view)
             tail = out.size % packet
             if not tail:
                 return out
@@ -370,6 +372,7 @@ def _sigmoid_grad(op, ctx):
         if tail and y.shape == dy.shape:
             # TF's packets compute dy * (y * (1 - y)), its scalar tail (dy * y) * (1 - y)
             # (measured on TF 2.21): the last n % 8 values round the scalar way
+            out = np.ascontiguousarray(out)         # (the flat write below must be a view)
             yt, dt = y.reshape(-1)[-tail:], dy.reshape(-1)[-tail:]
             out.reshape(-1)[-tail:] = (dt * yt) * (one - yt)
         return out

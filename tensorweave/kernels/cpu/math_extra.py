@@ -35,6 +35,7 @@ def _complex_inverse(y):
         out = _complex((one * cs - zero * -ds) / denom / m, (one * -ds + zero * cs) / denom / m, y.dtype)
         tail = y.size % _CPACKET[y.dtype]
         if tail:
+            out = np.ascontiguousarray(out)         # (the flat write below must be a view)
             ct, dt = c.reshape(-1)[-tail:], d.reshape(-1)[-tail:]
             if y.dtype == np.complex64:
                 c2, d2 = ct.astype(np.float64), dt.astype(np.float64)

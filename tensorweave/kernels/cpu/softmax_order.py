@@ -106,7 +106,9 @@ def eigen_softmax(x):
     """TF's float32 Softmax of a matrix as Eigen's SoftmaxOp computes it (the kernel Grappler's
     constant folding runs, before oneDNN's rewrite): exp over the flat matrix, row sums of
     those values, times 1/sum."""
-    x = eigen_math.flush_denormals(x)
+    # (C order: a transposed input would make the arrays below Fortran-ordered, and the writes
+    # through their flat views below would go to copies)
+    x = eigen_math.flush_denormals(np.ascontiguousarray(x))
     shifted = x - x.max(axis=1, keepdims=True)
     e = eigen_math.flush_denormals(eigen_math.pexp(shifted))
     tail = e.size % 8
@@ -125,7 +127,7 @@ def _shift_and_sum(x, flat_exp=False):
     flat_exp) exp(shifted) as TF's flat element-wise exp rounds it. Eigen's packet exp runs once
     over the matrix; only the scalar tails (each row's last cols % 8, the flat last n % 8) go
     through glibc's expf."""
-    x = eigen_math.flush_denormals(x)
+    x = eigen_math.flush_denormals(np.ascontiguousarray(x))   # (C order: see eigen_softmax)
     shifted = x - x.max(axis=1, keepdims=True)
     packet = eigen_math.flush_denormals(eigen_math.pexp(shifted))
     rows_e = packet
