@@ -712,6 +712,15 @@ def depthwise_nhwc(x, w, strides, dilations, padding, explicit):
     if out.size == 0:
         return out.reshape(n, max(oh, 0), max(ow, 0), c * m)
     xp_, _ = pad_nhwc(x, ph, pw)
+    if dtype == np.float32 and out.size * kh * kw <= EXACT_MAX_MACS * 4:
+        # TF's oneDNN kernel: a running FMA over the taps (kh, kw) from 0 (measured on TF 2.21);
+        # the product of two float32s is exact in float64, so each step rounds once
+        acc = np.zeros(out.shape, np.float64)
+        w64 = w.astype(np.float64)
+        for a, b, (rs, cs) in _taps(kh, kw, oh, ow, strides, dilations):
+            acc += xp_[:, rs, cs, :, None] * w64[a, b]
+            acc = acc.astype(np.float32).astype(np.float64)
+        return acc.astype(np.float32).reshape(n, oh, ow, c * m)
     tmp = np.empty_like(out)
     for a, b, (rs, cs) in _taps(kh, kw, oh, ow, strides, dilations):
         np.multiply(xp_[:, rs, cs, :, None], w[a, b], out=tmp)
@@ -726,8 +735,20 @@ def depthwise_backprop_input_nhwc(input_shape, w, dy, strides, dilations, paddin
     dtype = np.result_type(w, dy)
     dxp = np.zeros((n, h + ph[0] + ph[1], wd + pw[0] + pw[1], c), dtype)
     dy5 = dy.reshape(n, oh, ow, c, m)
-    for a, b, (rs, cs) in _taps(kh, kw, oh, ow, strides, dilations):
-        dxp[:, rs, cs, :] += np.einsum("npqcm,cm->npqc", dy5, w[a, b], optimize=True)
+    if dtype == np.float32 and dy.size * kh * kw <= EXACT_MAX_MACS * 4:
+        # TF's oneDNN order: each input's products added by FMA over the taps (kh, kw), the
+        # channel multiplier innermost (measured on TF 2.21); float64 then one rounding a step
+        acc = np.zeros(dxp.shape, np.float64)
+        w64, dy64 = w.astype(np.float64), dy5.astype(np.float64)
+        for a, b, (rs, cs) in _taps(kh, kw, oh, ow, strides, dilations):
+            for j in range(m):
+                slab = acc[:, rs, cs, :]
+                slab += dy64[..., j] * w64[a, b, :, j]
+                acc[:, rs, cs, :] = slab.astype(np.float32)
+        dxp = acc.astype(np.float32)
+    else:
+        for a, b, (rs, cs) in _taps(kh, kw, oh, ow, strides, dilations):
+            dxp[:, rs, cs, :] += np.einsum("npqcm,cm->npqc", dy5, w[a, b], optimize=True)
     return dxp[:, ph[0]:ph[0] + h, pw[0]:pw[0] + wd].copy() if dxp.shape[1:3] != (h, wd) else dxp
 
 
