@@ -12,6 +12,7 @@ import numpy as np
 
 from ...framework import errors
 from ..registry import register_kernel
+from . import libm
 from .random import _stream, uint32_to_float, uint64_to_double
 
 _FLT_MAX = np.finfo(np.float32).max
@@ -20,14 +21,12 @@ _KINT32MAX = 2 ** 31 - 1
 
 def _load_libm():
     import ctypes
-    import ctypes.util
-    try:
-        libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-        for fn in (libm.log1pf, libm.expm1f):
-            fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
-        return libm
-    except (OSError, AttributeError):
+    lib = libm.c_library()
+    if lib is None:
         return None
+    for fn in (lib.log1pf, lib.expm1f):
+        fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
+    return lib
 
 
 _LIBM = _load_libm()

@@ -22,7 +22,6 @@ patterns): every element of random inputs of sizes 1 to 10^6 matched.
 """
 
 import ctypes
-import ctypes.util
 import functools
 from decimal import Decimal, localcontext
 
@@ -359,7 +358,7 @@ _libm = None
 def _load_libm():
     global _libm
     if _libm is None:
-        lib = ctypes.CDLL(ctypes.util.find_library("m"))
+        lib = libm.c_library()
         for name in ("log1pf", "expm1f", "asinf", "acosf", "atanhf"):
             getattr(lib, name).restype = ctypes.c_float
             getattr(lib, name).argtypes = [ctypes.c_float]

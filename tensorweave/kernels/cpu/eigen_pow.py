@@ -9,11 +9,11 @@ generic_pow's special cases, on random and special operands.
 """
 
 import ctypes
-import ctypes.util
 import math
 
 import numpy as np
 
+from . import libm
 from .eigen_math import PACKET, PACKET64, _twoprod_low, flush_denormals, pexp, pexp_double
 
 __all__ = ["eigen_pow", "scalar_pow", "tf_pow", "powf_pairs"]
@@ -26,10 +26,7 @@ def _powf(x, y):
     """glibc's powf, element by element (only the few tail values)."""
     global _powf_fn
     if _powf_fn is None:
-        lib = ctypes.CDLL(ctypes.util.find_library("m"))
-        lib.powf.restype = ctypes.c_float
-        lib.powf.argtypes = [ctypes.c_float, ctypes.c_float]
-        _powf_fn = lib.powf
+        _powf_fn = libm.c_function("powf", ctypes.c_float, ctypes.c_float, ctypes.c_float)
     x = np.asarray(x, _f32)
     return np.array([_powf_fn(float(v), float(y)) for v in x.reshape(-1)], _f32).reshape(x.shape)
 

@@ -9,13 +9,12 @@ in the same precision and order, with glibc's logf.
 """
 
 import ctypes
-import ctypes.util
 import math
 
 import numpy as np
 
 from ..registry import register_kernel
-from . import eigen_math, eigen_pow
+from . import eigen_math, eigen_pow, libm
 
 _lib = None
 # Past this many distinct values the C library is not called element by element (about 0.1 s).
@@ -25,7 +24,7 @@ EXACT_MAX_VALUES = 1 << 16
 def _libm():
     global _lib
     if _lib is None:
-        lib = ctypes.CDLL(ctypes.util.find_library("m"))
+        lib = libm.c_library()
         for name, t in (("lgammaf", ctypes.c_float), ("lgamma", ctypes.c_double),
                         ("tanf", ctypes.c_float)):
             fn = getattr(lib, name)

@@ -9,6 +9,7 @@ where a probe shows it gives glibc's bits on this machine, and otherwise Python'
 function (which is glibc's) element by element over the finite results, NumPy's own for the
 special values (where the two agree).
 """
+import ctypes
 import math
 
 import numpy as np
@@ -16,7 +17,8 @@ import numpy as np
 from . import float_env
 
 __all__ = ["log", "exp", "log1p", "expm1", "sin", "cos", "tanh", "tan", "sinh", "cosh", "asinh", "acosh", "atanh",
-           "tanf", "sinhf", "coshf", "asinhf", "acoshf"]
+           "tanf", "sinhf", "coshf", "asinhf", "acoshf",
+           "c_library", "c_function"]
 
 _agrees = {}
 
@@ -77,19 +79,33 @@ atanh = _libm("atanh", np.arctanh, math.atanh)
 # packet; measured: bit-equal to tanf, sinhf, ... on every value tried), where NumPy's float32
 # loops differ in the last bit on 5-30% of inputs. Python has no float32 math, so these call the
 # C library through ctypes, element by element over the finite results (about 0.3 us a value).
-_c_float = None
+_library = None
+
+
+def c_library():
+    """The C math library through ctypes (loaded once), or None where it cannot be loaded.
+    Modules that call its float functions element by element share it; each declares the
+    types of what it calls (`c_function`)."""
+    global _library
+    if _library is None:
+        import ctypes.util
+        try:
+            _library = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+        except OSError:
+            _library = False
+    return _library or None
+
+
+def c_function(name, restype, *argtypes):
+    """The C library's `name` as a ctypes function of these types (a function object of its
+    own: lib[name], unlike lib.name, is not shared between callers)."""
+    fn = c_library()[name]
+    fn.restype, fn.argtypes = restype, list(argtypes)
+    return fn
 
 
 def _c_float_function(name):
-    global _c_float
-    if _c_float is None:
-        import ctypes
-        import ctypes.util
-        _c_float = ctypes, ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-    ctypes, lib = _c_float
-    fn = getattr(lib, name)
-    fn.argtypes, fn.restype = [ctypes.c_float], ctypes.c_float
-    return fn
+    return c_function(name, ctypes.c_float, ctypes.c_float)
 
 
 def _libm_float32(name, ufunc):
