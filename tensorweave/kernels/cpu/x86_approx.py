@@ -11,7 +11,7 @@ The result is within 2 ulps of the exact value and differs from it in the last b
 third of inputs (measured: bit-equal to TF 2.21 on every value tried once the formula is applied
 to the CPU's own approximations). Those approximations are not specified bit for bit: Intel's and
 AMD's tables differ, and TF gives each CPU's own. So this module runs the two instructions: a
-twelve-instruction loop of x86-64 machine code, mapped executable and called through ctypes.
+ten-instruction loop of x86-64 machine code, mapped executable and called through ctypes.
 The elements after the last whole packet take Eigen's scalar path, the exact 1/a and 1/sqrt(a).
 
 Only on x86-64 Linux with AVX; elsewhere `available()` is False and callers keep exact division.
