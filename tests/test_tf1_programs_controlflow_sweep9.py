@@ -379,3 +379,28 @@ def test_tensor_array_element_shape_is_checked_without_infer_shape():
         assert str(e.value) == "Inconsistent shapes: saw (2,) but expected (3,) "
         loose = tf.TensorArray(tf.float32, size=2, infer_shape=False).write(0, [1., 2.]).write(1, [1.])
         assert loose.element_shape.ndims is None and loose.read(0).shape.ndims is None
+
+
+def test_layers_called_in_a_loop_body_on_outer_tensors():
+    # An RNN cell or layer called inside a while body on an outer tensor (with inner loop
+    # state) builds in the body, as TF's does; values recorded from TF 2.21.
+    import numpy as np
+    with tf.Graph().as_default():
+        tf.set_random_seed(3)
+        x = tf.ones([2, 4])
+        cell = tf.nn.rnn_cell.LSTMCell(3)
+
+        def body(i, c, h):
+            _, st = cell(x, tf.nn.rnn_cell.LSTMStateTuple(c, h))
+            return i + 1, st.c, st.h
+        _, c, h = tf.while_loop(lambda i, c, h: i < 3, body, [0, tf.zeros([2, 3]), tf.zeros([2, 3])])
+        d = tf.layers.Dense(2)
+        _, acc = tf.while_loop(lambda i, a: i < 2, lambda i, a: (i + 1, a + d(x)), [0, tf.zeros([2, 2])])
+        assert [v.name for v in tf.trainable_variables()] == [
+            "lstm_cell/kernel:0", "lstm_cell/bias:0", "dense/kernel:0", "dense/bias:0"]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            hv, av = sess.run([h, acc])
+    assert [float(v) for v in hv[0]] == [0.10217217355966568, -0.17234008014202118, 0.058331940323114395]
+    assert float(av[0, 0]) == -0.7191934585571289
+    np.testing.assert_array_equal(hv[0], hv[1])

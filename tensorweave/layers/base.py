@@ -297,6 +297,9 @@ class Layer:
         if isinstance(inputs, Tensor) or not isinstance(inputs, (list, tuple, dict)):
             inputs = convert_to_tensor(inputs)
         g = inputs.graph if isinstance(inputs, Tensor) else get_default_graph()
+        current = get_default_graph()
+        if g is not current and _encloses(g, current):
+            g = current     # called in a loop body or branch on an outer tensor: the body captures it
         root = getattr(g, "_variable_creation_graph", g)  # a traced loop body/branch (func_graph.py)
         if self._graph is not None and self._graph is not root and self.built:
             raise ValueError(f"Layer {self._name} was used in graph {self._graph} and can not be "
@@ -343,3 +346,13 @@ class Layer:
 
     def get_config(self):
         return {"name": self._name, "trainable": self.trainable, "dtype": self.dtype}
+
+
+def _encloses(outer, graph):
+    """Whether `graph` is a function graph (loop body, branch) traced inside `outer`."""
+    g = getattr(graph, "outer_graph", None)
+    while g is not None:
+        if g is outer:
+            return True
+        g = getattr(g, "outer_graph", None)
+    return False
