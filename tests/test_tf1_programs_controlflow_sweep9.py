@@ -384,7 +384,6 @@ def test_tensor_array_element_shape_is_checked_without_infer_shape():
 def test_layers_called_in_a_loop_body_on_outer_tensors():
     # An RNN cell or layer called inside a while body on an outer tensor (with inner loop
     # state) builds in the body, as TF's does; values recorded from TF 2.21.
-    import numpy as np
     with tf.Graph().as_default():
         tf.set_random_seed(3)
         x = tf.ones([2, 4])
