@@ -453,3 +453,17 @@ def test_a_custom_optimizer_needs_its_own_resource_updates_as_in_tf():
         assert str(e.value) == ""           # (the base class's, not _apply_dense's)
         r = tf.get_variable("r", [2])       # a reference variable still takes _apply_dense
         OnlyDense().minimize(tf.reduce_sum(r * r), var_list=[r])
+
+
+def test_resource_variable_keeps_its_static_shape_without_validate_shape():
+    # recorded from TF 2.21: a resource variable's static shape is the initial value's even with
+    # validate_shape=False (a ref variable's is unknown), so a mismatched assign fails at build
+    with tf.Graph().as_default():
+        u = tf.Variable(tf.zeros([2, 2]), validate_shape=False, use_resource=True, name="u")
+        w = tf.Variable(tf.zeros([2, 2]), validate_shape=False, name="w")
+        v = tf.Variable(tf.placeholder(tf.float32, [None, 3]), validate_shape=False, use_resource=True)
+        assert (str(u.shape), str(u.read_value().shape), str(w.shape), str(v.shape)) == \
+            ("(2, 2)", "(2, 2)", "<unknown>", "(?, 3)")
+        with pytest.raises(ValueError, match=r"Cannot assign value to variable ' u:0': Shape mismatch\.The "
+                                             r"variable shape \(2, 2\), and the assigned value shape \(3,\)"):
+            u.assign(tf.ones([3]))

@@ -538,10 +538,10 @@ class ResourceVariable(BaseResourceVariable):
                             raise ValueError(f"In this `tf.Variable` creation, the initial value's shape "
                                              f"({initial_value.shape}) is not compatible with the "
                                              f"explicitly supplied `shape` argument ({shape}).")
-                    elif validate_shape:
-                        shape = initial_value.shape
                     else:
-                        shape = unknown_shape()
+                        # (TF 2.21's resource variable takes the initial value's static shape
+                        # even with validate_shape=False; a ref variable's stays unknown)
+                        shape = initial_value.shape
                     if validate_shape and not initial_value.shape.is_fully_defined() and \
                             not shape.is_fully_defined():
                         raise ValueError(f"initial_value must have a shape specified: {initial_value}")
