@@ -151,6 +151,9 @@ def test_tensordot_einsum_gradients():
     check_gradients(lambda x, y: tf.einsum("bij,jkl->bikl", x, y), [a, b])
     check_gradients(lambda x, y: tf.einsum("bij,jkb->k", x, y), [a, b])   # summed-out labels
     check_gradients(lambda x: tf.einsum("...ij->...j", x), [a])
+    # dimensions unknown to the graph: TF's Shape/Gather/Prod graph around the MatMul
+    check_gradients(lambda x, y: tf.tensordot(tf.placeholder_with_default(x, [None, 3, None]), y,
+                                              [[1, 2], [1, 0]]), [a, b])
 
 
 def test_segment_gradients():

@@ -106,3 +106,11 @@ def test_convert_pow_in_bigger_graphs(e, fn):
     if fn is not None:
         assert got.tobytes() == fn(x).tobytes()
     np.testing.assert_allclose(got, x.astype(np.float64) ** e, rtol=1e-6)
+
+
+def test_pow_of_shapes_that_do_not_broadcast_is_tfs_error():
+    with tf.Graph().as_default():
+        a, b = tf.placeholder(tf.float32, [None]), tf.placeholder(tf.float32, [None])
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.InvalidArgumentError, match=r"Incompatible shapes: \[2\] vs. \[3\]"):
+                sess.run(tf.pow(a, b), {a: np.ones(2), b: np.ones(3)})

@@ -22,19 +22,24 @@ _f32 = np.float32
 _powf_fn = None
 
 
-def _powf(x, y):
-    """glibc's powf, element by element (only the few tail values)."""
+def _powf_function():
     global _powf_fn
     if _powf_fn is None:
         _powf_fn = libm.c_function("powf", ctypes.c_float, ctypes.c_float, ctypes.c_float)
+    return _powf_fn
+
+
+def _powf(x, y):
+    """glibc's powf, element by element (only the few tail values)."""
+    fn = _powf_function()
     x = np.asarray(x, _f32)
-    return np.array([_powf_fn(float(v), float(y)) for v in x.reshape(-1)], _f32).reshape(x.shape)
+    return np.array([fn(float(v), float(y)) for v in x.reshape(-1)], _f32).reshape(x.shape)
 
 
 def powf_pairs(a, b):
     """glibc's powf of each pair (a[i], b[i]) of float32 values."""
-    _powf(np.zeros(1, _f32), 1.0)       # (loads powf)
-    return np.array([_powf_fn(float(u), float(v)) for u, v in zip(a, b)], _f32)
+    fn = _powf_function()
+    return np.array([fn(float(u), float(v)) for u, v in zip(a, b)], _f32)
 
 
 def _two_prod(x, y):
@@ -267,11 +272,10 @@ def tf_pow(x, y):
 
 def _c_pow(dt):
     if dt is _f32:
-        _powf(np.zeros(1, _f32), 1.0)       # (loads powf)
         # The operands go to glibc as float registers built from their bits: a Python float
         # conversion would flush a subnormal first; TF's call does not (glibc then runs in the
         # thread's flush-to-zero mode, as TF's does)
-        bits = ctypes.c_float.from_buffer_copy
-        return lambda a, b: _f32(_powf_fn(bits(a.tobytes()), bits(b.tobytes())))
+        fn, bits = _powf_function(), ctypes.c_float.from_buffer_copy
+        return lambda a, b: _f32(fn(bits(a.tobytes()), bits(b.tobytes())))
     return lambda a, b: np.float64(math.pow(float(a), float(b))) if np.isfinite(a) and np.isfinite(b) \
         else np.power(np.float64(a), np.float64(b))

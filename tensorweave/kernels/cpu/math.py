@@ -539,8 +539,13 @@ def _pow(op, ctx):
         return np.power
 
     def pow_float(x, y):
-        # TF's Eigen Pow (eigen_pow.py) for small tensors; NumPy's power past them
+        # TF's Eigen Pow (eigen_pow.py) for small tensors; NumPy's power past them, and for
+        # shapes that do not broadcast (its error is the one the plan reports as TF's)
         if 0 < np.size(x) <= _TF_ROUNDED_MAX and np.size(y) <= _TF_ROUNDED_MAX:
+            try:
+                np.broadcast_shapes(np.shape(x), np.shape(y))
+            except ValueError:
+                return np.power(x, y)
             return eigen_pow.tf_pow(x, y)
         return np.power(x, y)
     return pow_float
@@ -1439,7 +1444,7 @@ def _erfinv_kernel(op, ctx):
     return erfinv
 
 
-def _glibc_float64(op_type, name, other):
+def _glibc_float(op_type, name, other):
     """TF's float64 and float32 kernels are glibc's functions (libm.py: `name`, `name` + "f");
     other dtypes and devices use `other`. (float32 tensors above _TF_ROUNDED_MAX values keep
     NumPy's loop: glibc's float functions run one ctypes call per value.)"""
@@ -1459,9 +1464,9 @@ def _glibc_float64(op_type, name, other):
 
 
 for _t, _f in [("Tan", np.tan), ("Sinh", np.sinh), ("Cosh", np.cosh)]:
-    _glibc_float64(_t, _f.__name__, lambda op, ctx, _f=_f: getattr(ctx.xp, _f.__name__, _f))
-_glibc_float64("Acosh", "acosh", _elementwise_kernel("Acosh", np.arccosh))
-_glibc_float64("Asinh", "asinh", _elementwise_kernel("Asinh", np.arcsinh))
+    _glibc_float(_t, _f.__name__, lambda op, ctx, _f=_f: getattr(ctx.xp, _f.__name__, _f))
+_glibc_float("Acosh", "acosh", _elementwise_kernel("Acosh", np.arccosh))
+_glibc_float("Asinh", "asinh", _elementwise_kernel("Asinh", np.arcsinh))
 def _igamma_domain(fn, at_x0=None):
     """Eigen's igamma/igammac: NaN for a <= 0 or x < 0 (SciPy takes the a = 0 limit); igamma
     checks x == 0 (giving 0) before that."""

@@ -64,6 +64,8 @@ def _has_avx():
 
 def _load():
     global _fns
+    if _fns is not None:            # (the common case: no lock per kernel call)
+        return _fns
     with _lock:
         if _fns is not None:
             return _fns
