@@ -224,12 +224,17 @@ _ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606
 _powf = eigen_pow.powf_pairs
 
 
+def _flat_pair(a, b, dtype):
+    """(the broadcast shape, a and b broadcast to it and flattened, in `dtype`)."""
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b))
+    return (shape, np.broadcast_to(np.asarray(a, dtype), shape).reshape(-1),
+            np.broadcast_to(np.asarray(b, dtype), shape).reshape(-1))
+
+
 def zeta32(x, q):
     """TF's float32 Zeta kernel (same-shape arrays), or None past EXACT_MAX_VALUES elements."""
     f = np.float32
-    shape = np.broadcast_shapes(np.shape(x), np.shape(q))
-    x = np.broadcast_to(np.asarray(x, f), shape).reshape(-1)
-    q = np.broadcast_to(np.asarray(q, f), shape).reshape(-1)
+    shape, x, q = _flat_pair(x, q, f)
     if x.size > EXACT_MAX_VALUES:
         return None
     one, machep = f(1), f(np.finfo(f).eps / 2)
@@ -284,9 +289,7 @@ def polygamma32(n, x):
     """TF's float32 Polygamma (same-shape arrays): digamma for n = 0, else
     (powf(-1, n + 1) * expf(lgammaf(n + 1))) * zeta(n + 1, x); NaN unless n is a whole number >= 0."""
     f = np.float32
-    shape = np.broadcast_shapes(np.shape(n), np.shape(x))
-    n = np.broadcast_to(np.asarray(n, f), shape).reshape(-1)
-    x = np.broadcast_to(np.asarray(x, f), shape).reshape(-1)
+    shape, n, x = _flat_pair(n, x, f)
     if n.size > EXACT_MAX_VALUES:
         return None
     with np.errstate(all="ignore"):
@@ -377,9 +380,8 @@ def _igammac_cf(a, x):
 def igamma(a, x, upper=False):
     """TF's float32/float64 Igamma (upper: Igammac) on broadcast arrays, or None when too big."""
     f = np.result_type(a, x).type
-    shape = np.broadcast_shapes(np.shape(a), np.shape(x))
-    a = np.broadcast_to(np.asarray(a, f), shape).reshape(-1).copy()
-    x = np.broadcast_to(np.asarray(x, f), shape).reshape(-1).copy()
+    shape, a, x = _flat_pair(a, x, f)
+    a, x = a.copy(), x.copy()
     if a.size > EXACT_MAX_VALUES:
         return None
     with np.errstate(all="ignore"):
