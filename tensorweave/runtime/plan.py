@@ -252,14 +252,11 @@ def _fold(kernel, values):
     A kernel may carry `when_folded`: the variant TF's constant folding runs (e.g. Eigen's
     Softmax where a step would run oneDNN's)."""
     kernel = getattr(kernel, "when_folded", kernel)
-    saved = float_env.enter()         # (TF folds with its kernels' flush-to-zero too)
     try:
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"), float_env.flushed():    # (TF folds with flush-to-zero too)
             out = kernel(*values)
     except Exception:  # noqa: BLE001 - leave the error to the step, which names the op
         return None
-    finally:
-        float_env.leave(saved)
     if not isinstance(out, np.ndarray) and not np.isscalar(out):
         return None
     out = _as_array(out)
@@ -415,11 +412,8 @@ def compile_plan(fetches, feeds, ctx, order=None, trace=False):
         outs_needed = [t for t in op._outputs if t in needed_tensors and t not in fed]
         if static_ok and len(op._outputs) == 1 and outs_needed and not op._op_def.stateful \
                 and registry.static_value_fn(op._type) is not None:
-            saved = float_env.enter()   # (as TF's constant folding, with flush-to-zero)
-            try:
+            with float_env.flushed():   # (as TF's constant folding, with flush-to-zero)
                 value = constant_value(op._outputs[0])  # e.g. the Shape of a fully-defined tensor
-            finally:
-                float_env.leave(saved)
             if value is not None:
                 name = f"c{next(counter)}"
                 globs[name] = _readonly(value)

@@ -20,7 +20,7 @@ import ctypes.util
 import platform
 import threading
 
-__all__ = ["enter", "leave", "flush_in_this_thread", "unflushed", "SUPPORTED"]
+__all__ = ["enter", "leave", "flush_in_this_thread", "flushed", "unflushed", "SUPPORTED"]
 
 _ENV_BYTES = 64     # glibc's fenv_t is 32 bytes on x86-64 and 8 on AArch64: room for either
 _local = threading.local()
@@ -96,6 +96,18 @@ def leave(saved):
 def flush_in_this_thread():
     """Sets flush-to-zero for the rest of this thread's life (a pool thread's initializer)."""
     enter()
+
+
+class flushed:
+    """A scope with subnormals flushed on the calling thread (enter/leave as a `with`)."""
+
+    def __enter__(self):
+        self._saved = enter()
+        return self
+
+    def __exit__(self, *exc):
+        leave(self._saved)
+        return False
 
 
 class unflushed:
