@@ -39,9 +39,9 @@ _MAX_PASSES = 8
 # x / 3.0 alone in a graph is a true division, with one more node anywhere x * (1 / 3))
 MIN_GRAPH_NODES = 4
 _SHAPE_OPS = frozenset({"Shape", "Size", "Rank"})
-_ABSORBED = "(absorbed)"
+_ABSORBED = "(absorbed)"    # an Add taken into an AddN: nothing reads it any more
 # Never constants to Grappler, whatever their inputs: a PlaceholderWithDefault can be fed
-_NOT_FOLDED = frozenset({"PlaceholderWithDefault"})    # an Add taken into an AddN: nothing reads it any more
+_NOT_FOLDED = frozenset({"PlaceholderWithDefault"})
 
 
 class Call:
@@ -344,9 +344,8 @@ class _Graph:
         y = n.inputs[1]
         if y.type != "Sqrt" or y.modified or y.op is None or self.preserved(y) or self.outputs(y) != 1:
             return False
-        twins = [m for m in self.nodes if m is not y and m.type == "Sqrt" and m.op is not None
-                 and [t for t in m.op._inputs] == [t for t in y.op._inputs]]
-        if twins:
+        if any(m is not y and m.type == "Sqrt" and m.op is not None and m.op._inputs == y.op._inputs
+               for m in self.nodes):
             return False
         r = _Node("Rsqrt", list(y.inputs))
         r.modified = True
