@@ -700,6 +700,11 @@ def _taps(kh, kw, oh, ow, strides, dilations):
                          slice(b * dw, b * dw + (ow - 1) * sw + 1, sw))
 
 
+# A depthwise tap is one pass over the output (no GEMM is given up), so its exact order is
+# affordable for more multiply-adds than a full convolution's
+_DEPTHWISE_EXACT_MACS = EXACT_MAX_MACS * 4
+
+
 def depthwise_nhwc(x, w, strides, dilations, padding, explicit):
     n, h, wd, c = x.shape
     kh, kw, ci, m = w.shape
@@ -712,7 +717,7 @@ def depthwise_nhwc(x, w, strides, dilations, padding, explicit):
     if out.size == 0:
         return out.reshape(n, max(oh, 0), max(ow, 0), c * m)
     xp_, _ = pad_nhwc(x, ph, pw)
-    if dtype == np.float32 and out.size * kh * kw <= EXACT_MAX_MACS * 4:
+    if dtype == np.float32 and out.size * kh * kw <= _DEPTHWISE_EXACT_MACS:
         # TF's oneDNN kernel: a running FMA over the taps (kh, kw) from 0 (measured on TF 2.21);
         # the product of two float32s is exact in float64, so each step rounds once
         acc = np.zeros(out.shape, np.float64)
@@ -735,7 +740,7 @@ def depthwise_backprop_input_nhwc(input_shape, w, dy, strides, dilations, paddin
     dtype = np.result_type(w, dy)
     dxp = np.zeros((n, h + ph[0] + ph[1], wd + pw[0] + pw[1], c), dtype)
     dy5 = dy.reshape(n, oh, ow, c, m)
-    if dtype == np.float32 and dy.size * kh * kw <= EXACT_MAX_MACS * 4:
+    if dtype == np.float32 and dy.size * kh * kw <= _DEPTHWISE_EXACT_MACS:
         # TF's oneDNN order: each input's products added by FMA over the taps (kh, kw), the
         # channel multiplier innermost (measured on TF 2.21); float64 then one rounding a step
         acc = np.zeros(dxp.shape, np.float64)
