@@ -18,11 +18,11 @@ Only on x86-64 Linux with AVX; elsewhere `available()` is False and callers keep
 """
 
 import ctypes
-import mmap
-import platform
 import threading
 
 import numpy as np
+
+from . import machine_code
 
 __all__ = ["available", "reciprocal", "rsqrt", "reciprocal_packets", "LANES"]
 
@@ -49,19 +49,6 @@ _lock = threading.Lock()
 _fns = None     # {"rcp": fn, "rsqrt": fn}, or {} when unavailable
 
 
-def _has_avx():
-    if platform.system() != "Linux" or platform.machine().lower() not in ("x86_64", "amd64"):
-        return False
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    return "avx" in line.split()   # (listed only when the kernel enables it)
-    except OSError:
-        return False
-    return False
-
-
 def _load():
     global _fns
     if _fns is not None:            # (the common case: no lock per kernel call)
@@ -70,7 +57,7 @@ def _load():
         if _fns is not None:
             return _fns
         fns = {}
-        if _has_avx():
+        if "avx" in machine_code.cpu_flags():
             try:
                 fns = _map_code()
             except (OSError, AttributeError, ValueError):
@@ -80,19 +67,12 @@ def _load():
 
 
 def _map_code():
-    size = mmap.PAGESIZE
-    page = mmap.mmap(-1, size, prot=mmap.PROT_READ | mmap.PROT_WRITE)
     code = bytearray(_LOOP)
     body = len(code)
     code[_OPCODE] = _RCPPS
     rsq = bytearray(_LOOP)
     rsq[_OPCODE] = _RSQRTPS
-    page.write(bytes(code) + bytes(rsq))
-    addr = ctypes.addressof(ctypes.c_char.from_buffer(page))
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-    if libc.mprotect(addr, size, mmap.PROT_READ | mmap.PROT_EXEC) != 0:
-        raise OSError(ctypes.get_errno(), "mprotect")
+    page, addr = machine_code.map_executable(bytes(code) + bytes(rsq))
     proto = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
     fns = {"rcp": proto(addr), "rsqrt": proto(addr + body), "_page": page}
     # A sanity check of the mapping: the approximations are within 2^-11 of the truth.

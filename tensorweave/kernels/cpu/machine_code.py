@@ -1,0 +1,53 @@
+"""Running x86-64 machine code from Python: the CPU's flags, and bytes mapped executable.
+
+Two kernels run code of their own: x86_approx (the CPU's reciprocal approximations, which NumPy
+cannot reach) and direct_conv (convolutions in TF's summation order at BLAS speed). Both map
+their bytes into an anonymous page, make it read+execute (never writable and executable at once)
+and call it through ctypes, which releases the GIL for the call.
+"""
+
+import ctypes
+import mmap
+import platform
+
+__all__ = ["x86_64_linux", "cpu_flags", "map_executable"]
+
+_flags = None
+
+
+def x86_64_linux():
+    """Whether this is x86-64 Linux, the one platform whose code is shipped."""
+    return platform.system() == "Linux" and platform.machine().lower() in ("x86_64", "amd64")
+
+
+def cpu_flags():
+    """The CPU's feature flags as /proc/cpuinfo lists them (the kernel lists a vector extension
+    only when it saves that extension's registers), or an empty set off x86-64 Linux."""
+    global _flags
+    if _flags is None:
+        flags = frozenset()
+        if x86_64_linux():
+            try:
+                with open("/proc/cpuinfo") as f:
+                    for line in f:
+                        if line.startswith("flags"):
+                            flags = frozenset(line.split(":", 1)[1].split())
+                            break
+            except OSError:
+                pass
+        _flags = flags
+    return _flags
+
+
+def map_executable(code):
+    """(mapping, address) of a fresh read+execute copy of `code`; keep the mapping alive while
+    the code may run. Raises OSError when the system refuses."""
+    size = max(mmap.PAGESIZE, -(-len(code) // mmap.PAGESIZE) * mmap.PAGESIZE)
+    page = mmap.mmap(-1, size, prot=mmap.PROT_READ | mmap.PROT_WRITE)
+    page.write(bytes(code))
+    addr = ctypes.addressof(ctypes.c_char.from_buffer(page))
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    if libc.mprotect(addr, size, mmap.PROT_READ | mmap.PROT_EXEC) != 0:
+        raise OSError(ctypes.get_errno(), "mprotect")
+    return page, addr
