@@ -4,9 +4,20 @@ import numpy as np
 import pytest
 
 import tensorweave as tf
+from tensorweave.kernels.cpu import direct_conv
 from tensorweave.testing import check_gradients, check_op
 
 RNG = np.random.RandomState(0)
+
+
+@pytest.fixture(autouse=True, params=["direct", "numpy"])
+def conv_kernels(request, monkeypatch):
+    """Every test here runs on the machine-code kernels (where this CPU has them) and on the
+    NumPy paths that replace them elsewhere."""
+    if request.param == "numpy":
+        monkeypatch.setattr(direct_conv, "_code", {})
+    elif not direct_conv.available():
+        pytest.skip("the direct kernels need x86-64 Linux with AVX-512F")
 
 
 def _pads(size, k, s, d, padding):

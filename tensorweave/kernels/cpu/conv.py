@@ -35,6 +35,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from ...framework import errors
 from ..registry import register_kernel
+from . import direct_conv
 from .parallel import batch_slices, get_intra_op_threads, matmul, parallel_map
 
 __all__ = ["conv_geometry", "scratch", "pad_nhwc", "patches_view"]
@@ -314,6 +315,8 @@ def conv2d_nhwc(x, w, strides, dilations, padding, explicit, pool=scratch, post=
     oh, ow, ph, pw = conv_geometry(h, wd, kh, kw, strides, dilations, padding, explicit)
     if oh <= 0 or ow <= 0 or n == 0:
         return np.zeros((n, max(oh, 0), max(ow, 0), co), np.result_type(x, w))
+    if x.dtype == w.dtype == np.float32 and direct_conv.available():
+        return _direct_conv(x, w, oh, ow, ph, pw, strides, dilations, pool, post)
     w2 = w.reshape(kh * kw * ci, co)
     if kh == kw == 1 and strides == (1, 1) and _no_padding(ph, pw):
         out = matmul(np.ascontiguousarray(x).reshape(-1, c), w2)
@@ -366,10 +369,25 @@ def conv2d_nhwc(x, w, strides, dilations, padding, explicit, pool=scratch, post=
     return out
 
 
-# Small float32 convolutions add their products in the order of TF's oneDNN kernel, so printed
-# values match TF's digits: a running fused multiply-add over the kernel taps, row by row, column
-# by column, channel by channel (measured on TF 2.21); with one input channel, a batch of two or
-# more and real padding, oneDNN's kernel takes the columns outermost. The emulation costs a
+def _direct_conv(x, w, oh, ow, ph, pw, strides, dilations, pool, post):
+    """conv2d_nhwc by the machine-code kernels (direct_conv.py): TF's order, at any size."""
+    n, h, wd, c = x.shape
+    kh, kw, _, co = w.shape
+    # One input channel, a batch and padding: oneDNN takes the filter's columns outermost.
+    kw_outer = c == 1 and n > 1 and not _no_padding(ph, pw)
+    extra = direct_conv.readable_width(ow, kw, strides[1], dilations[1], co) - (wd + pw[0] + pw[1])
+    xp_, pbuf = pad_nhwc(x, ph, (pw[0], pw[1] + max(extra, 0)), pool=pool)
+    out = direct_conv.forward(xp_, w, oh, ow, strides, dilations, kw_outer, post)
+    if pbuf is not None:
+        pool.release(pbuf)
+    return out
+
+
+# Without the machine-code kernels, small float32 convolutions add their products in the order
+# of TF's oneDNN kernel, so printed values match TF's digits: a running fused multiply-add over
+# the kernel taps, row by row, column by column, channel by channel (measured on TF 2.21); with
+# one input channel, a batch of two or more and real padding, oneDNN's kernel takes the columns
+# outermost. The emulation costs a
 # float64 pass per tap, so it stops at 2^18 multiply-adds (well under a millisecond); bigger
 # convolutions keep BLAS, whose blocked sums round differently in the last bit.
 EXACT_MAX_MACS = 1 << 18
@@ -411,19 +429,17 @@ def _exact_filter_grad_ok(x, dy, filter_shape, strides, dilations):
             and n * oh * ow * kh * kw * ci * co <= EXACT_MAX_MACS)
 
 
+def _filter_grad_threads(n):
+    return max(1, min(n, get_intra_op_threads() or 1, os.cpu_count() or 1))
+
+
 def _onednn_order_filter_grad(xp_, dy, kh, kw):
     n, oh, ow, co = dy.shape
-    threads = max(1, min(n, get_intra_op_threads() or 1, os.cpu_count() or 1))
-    big, small = -(-n // threads), n // threads
-    n_big = n - small * threads
-    bounds = [0]
-    for t in range(threads):
-        bounds.append(bounds[-1] + (big if t < n_big else small))
     total = None
     dy64 = dy.astype(np.float64)
-    for t in range(threads):
+    for t0, t1 in direct_conv.balance211(n, _filter_grad_threads(n)):
         acc = np.zeros((kh, kw, xp_.shape[3], co), np.float64)
-        for b in range(bounds[t], bounds[t + 1]):
+        for b in range(t0, t1):
             img = xp_[b].astype(np.float64)
             for i in range(oh):
                 for j in range(ow):
@@ -496,6 +512,13 @@ def conv2d_backprop_filter_nhwc(x, filter_shape, dy, strides, dilations, padding
     dtype = np.result_type(x, dy)
     if n * oh * ow == 0:
         return np.zeros((kh, kw, ci, co), dtype)
+    if x.dtype == dy.dtype == np.float32 and c == ci and direct_conv.available():
+        xp_, pbuf = pad_nhwc(x, ph, pw, pool=pool)
+        dw = direct_conv.filter_grad(xp_, dy, kh, kw, strides, dilations,
+                                     direct_conv.balance211(n, _filter_grad_threads(n)))
+        if pbuf is not None:
+            pool.release(pbuf)
+        return dw
     if _exact_filter_grad_ok(x, dy, (kh, kw, ci, co), strides, dilations):
         xp_, _ = pad_nhwc(x, ph, pw)
         return _onednn_order_filter_grad(xp_, dy, kh, kw)
@@ -546,8 +569,13 @@ def conv2d_backprop_input_nhwc(input_shape, w, dy, strides, dilations, padding, 
             None, None, f"Conv2DBackpropInput: out_backprop has shape {_shape_str(dy.shape)}, "
                         f"expected {_shape_str((n, oh, ow, co))}")
     dtype = np.result_type(w, dy)
+    macs = n * oh * ow * kh * kw * ci * co
+    if w.dtype == dy.dtype == np.float32 and strides == (1, 1) and c == ci and n * oh * ow and \
+            (c >= _FLIP_MIN_CHANNELS or macs <= EXACT_MAX_MACS) and direct_conv.available():
+        # TF's order (the flipped filter's taps, then its channels) at any size
+        return _backprop_input_stride1(w, dy, dilations, ph, pw, pool)
     if w.dtype == dy.dtype == np.float32 and strides == (1, 1) and dilations == (1, 1) and \
-            not _no_padding(ph, pw) and c == ci and n * oh * ow * kh * kw * ci * co <= EXACT_MAX_MACS:
+            not _no_padding(ph, pw) and c == ci and macs <= EXACT_MAX_MACS:
         # TF's oneDNN order: the flipped filter's taps (kh, kw) then its channels, as a forward
         # convolution of the padded dy (measured with real padding; VALID adds otherwise)
         pads = ((kh - 1 - ph[0], kh - 1 - ph[1]), (kw - 1 - pw[0], kw - 1 - pw[1]))

@@ -1,0 +1,109 @@
+/* Direct float32 convolution kernels for x86-64 with AVX-512F, the source of
+ * _direct_conv_code.py (regenerate with `python scripts/gen_native.py`; see direct_conv.py for
+ * how the code is loaded and called).
+ *
+ * Freestanding on purpose: no libc, no globals, no constant tables, so the linked .text is one
+ * position-independent block that runs wherever it is mapped.
+ *
+ * Both kernels see the (padded, NHWC, contiguous) input through a list of K element offsets,
+ * one per filter element k = (kh, kw, ci) in the order the sum must take, so one kernel serves
+ * every stride, dilation and channel count:
+ *
+ *   x value of filter element k at output (i, r, c) = x[i*xn + r*xr + c*xc + xoff[k]]
+ *
+ * fwd_NJxRW:  y[i, r, c, j] = sum_k x(k; i, r, c) * w[k, j], a running fused multiply-add from
+ *             zero over k in list order: the order of TF's oneDNN kernels (measured on TF 2.21).
+ *             A register block is RW output columns by NJ vectors of 16 output channels; the
+ *             caller pads x so that columns up to a multiple of RW can be read; only columns
+ *             below `ow` are stored.
+ * dw_NJxKB:   dw[k, j] += sum over the positions (i, r, c), in that order, of
+ *             x(k; i, r, c) * dy[i, r, c, j]: a running FMA per filter element, KB filter
+ *             elements by NJ vectors of output channels per register block; dw is read and
+ *             written back once per image (so the sum's order is the positions' order).
+ *
+ * The last vector of a block is loaded and stored under the 16-bit mask `m` (output channels
+ * that are not a multiple of 16).
+ */
+#include <immintrin.h>
+
+typedef long i64;
+
+#define LOADV(p, j) ((j) == NJv - 1 ? _mm512_maskz_loadu_ps(m, (p) + 16 * (j)) \
+                                    : _mm512_loadu_ps((p) + 16 * (j)))
+#define STOREV(p, j, v) do {                                                   \
+        if ((j) == NJv - 1) _mm512_mask_storeu_ps((p) + 16 * (j), m, (v));     \
+        else _mm512_storeu_ps((p) + 16 * (j), (v));                            \
+    } while (0)
+
+#define FWD(NJ, RW)                                                                         \
+void fwd_##NJ##x##RW(const float *x, const i64 *xoff, i64 K, const float *w, i64 wld,      \
+                     float *y, i64 yld, i64 n, i64 oh, i64 ow, i64 xn, i64 xr, i64 xc,      \
+                     i64 mask)                                                              \
+{                                                                                           \
+    enum { NJv = NJ };                                                                      \
+    const __mmask16 m = (__mmask16)mask;                                                    \
+    for (i64 i = 0; i < n; i++)                                                             \
+    for (i64 r = 0; r < oh; r++)                                                            \
+    for (i64 c0 = 0; c0 < ow; c0 += RW) {                                                   \
+        const float *xb = x + i * xn + r * xr + c0 * xc;                                    \
+        __m512 acc[RW][NJ];                                                                 \
+        for (int a = 0; a < RW; a++)                                                        \
+            for (int j = 0; j < NJ; j++) acc[a][j] = _mm512_setzero_ps();                   \
+        for (i64 k = 0; k < K; k++) {                                                       \
+            const float *xk = xb + xoff[k];                                                 \
+            const float *wk = w + k * wld;                                                  \
+            __m512 wv[NJ];                                                                  \
+            for (int j = 0; j < NJ; j++) wv[j] = LOADV(wk, j);                              \
+            for (int a = 0; a < RW; a++) {                                                  \
+                const __m512 xv = _mm512_set1_ps(xk[a * xc]);                               \
+                for (int j = 0; j < NJ; j++) acc[a][j] = _mm512_fmadd_ps(xv, wv[j], acc[a][j]); \
+            }                                                                               \
+        }                                                                                   \
+        float *yb = y + ((i * oh + r) * ow + c0) * yld;                                     \
+        for (int a = 0; a < RW; a++)                                                        \
+            if (c0 + a < ow)                                                                \
+                for (int j = 0; j < NJ; j++) STOREV(yb + a * yld, j, acc[a][j]);            \
+    }                                                                                       \
+}
+
+#define DW(NJ, KB)                                                                          \
+void dw_##NJ##x##KB(const float *x, const i64 *xoff, i64 K, const float *dy, i64 dyld,     \
+                    float *dw, i64 dwld, i64 n, i64 oh, i64 ow, i64 xn, i64 xr, i64 xc,     \
+                    i64 mask)                                                               \
+{                                                                                           \
+    enum { NJv = NJ };                                                                      \
+    const __mmask16 m = (__mmask16)mask;                                                    \
+    for (i64 i = 0; i < n; i++)                                                             \
+    for (i64 k0 = 0; k0 < K; k0 += KB) {                                                    \
+        __m512 acc[KB][NJ];                                                                 \
+        const float *xs[KB];                                                                \
+        for (int b = 0; b < KB; b++) {                                                      \
+            for (int j = 0; j < NJ; j++) acc[b][j] = LOADV(dw + (k0 + b) * dwld, j);        \
+            xs[b] = x + i * xn + xoff[k0 + b];                                              \
+        }                                                                                   \
+        const float *g = dy + i * oh * ow * dyld;                                           \
+        for (i64 r = 0; r < oh; r++)                                                        \
+        for (i64 c = 0; c < ow; c++, g += dyld) {                                           \
+            const i64 o = r * xr + c * xc;                                                  \
+            __m512 gv[NJ];                                                                  \
+            for (int j = 0; j < NJ; j++) gv[j] = LOADV(g, j);                               \
+            for (int b = 0; b < KB; b++) {                                                  \
+                const __m512 xv = _mm512_set1_ps(xs[b][o]);                                 \
+                for (int j = 0; j < NJ; j++) acc[b][j] = _mm512_fmadd_ps(xv, gv[j], acc[b][j]); \
+            }                                                                               \
+        }                                                                                   \
+        for (int b = 0; b < KB; b++)                                                        \
+            for (int j = 0; j < NJ; j++) STOREV(dw + (k0 + b) * dwld, j, acc[b][j]);        \
+    }                                                                                       \
+}
+
+/* Register blocks: NJ * RW (or NJ * KB) accumulators plus NJ vectors stay within the 32 zmm
+ * registers (fwd_4x7 spills one accumulator and still measured fastest for 4 vectors). */
+FWD(4, 7)
+FWD(3, 7)
+FWD(2, 14)
+FWD(1, 14)
+DW(4, 6)
+DW(3, 8)
+DW(2, 12)
+DW(1, 24)

@@ -1,0 +1,171 @@
+"""Direct float32 convolutions in machine code (x86-64 with AVX-512F): TF's order at full speed.
+
+TF's oneDNN kernels compute a convolution output as one running fused multiply-add over the
+filter's elements (kh, kw, ci) (columns outermost for one input channel in a padded batch), and
+its input gradient the same way over the flipped filter; measured bit-equal on TF 2.21 for
+LeNet's, AlexNet's and smaller shapes. NumPy cannot add in that order fast: im2col + BLAS adds
+in blocks (other last bits), and an emulation needs a float64 pass per filter element. So the
+kernels in direct_conv.c do it in registers, 16 output channels per vector, reading the padded
+input in place (no patch matrix): 110 GFLOP/s per core here, where OpenBLAS's GEMM on the same
+patch matrix reaches 77. Their machine code (_direct_conv_code.py, generated from the C source
+by scripts/gen_native.py) is mapped executable and called through ctypes (machine_code.py),
+one call per batch slice and block of output channels.
+
+`available()` is False off x86-64 Linux, without AVX-512F, or with the environment variable
+TENSORWEAVE_DIRECT_CONV=0; kernels/cpu/conv.py then keeps its NumPy paths.
+"""
+
+import ctypes
+import os
+import threading
+
+import numpy as np
+
+from . import machine_code
+from .parallel import batch_slices, parallel_map
+
+__all__ = ["available", "forward", "filter_grad", "readable_width", "balance211"]
+
+# Output columns per register block of the forward kernel, and filter elements per block of the
+# filter-gradient kernel, by the number of 16-channel vectors in the block (direct_conv.c).
+_COLUMNS = {4: 7, 3: 7, 2: 14, 1: 14}
+_ELEMENTS = {4: 6, 3: 8, 2: 12, 1: 24}
+_VECTOR = 16
+_P, _I = ctypes.c_void_p, ctypes.c_int64
+_PROTO = ctypes.CFUNCTYPE(None, _P, _P, _I, _P, _I, _P, _I, _I, _I, _I, _I, _I, _I, _I)
+
+_lock = threading.Lock()
+_code = None    # {"fwd": {nj: fn}, "dw": {nj: fn}, "_page": mapping}, or {} when unavailable
+
+
+def _load():
+    global _code
+    if _code is not None:
+        return _code
+    with _lock:
+        if _code is None:
+            code = {}
+            if os.environ.get("TENSORWEAVE_DIRECT_CONV", "1") != "0" and \
+                    {"avx512f", "fma"} <= machine_code.cpu_flags():
+                try:
+                    code = _map()
+                except (OSError, ValueError, AttributeError):
+                    code = {}
+            _code = code
+    return _code
+
+
+def _map():
+    from . import _direct_conv_code as generated
+    page, addr = machine_code.map_executable(generated.CODE)
+    code = {"_page": page,
+            "fwd": {nj: _PROTO(addr + generated.ENTRIES[f"fwd_{nj}x{rw}"]) for nj, rw in _COLUMNS.items()},
+            "dw": {nj: _PROTO(addr + generated.ENTRIES[f"dw_{nj}x{kb}"]) for nj, kb in _ELEMENTS.items()}}
+    # A check of the mapping on a tiny strided problem with a masked block: small integers,
+    # so every order gives the exact sum.
+    x = np.arange(1 * 3 * 44 * 2, dtype=np.float32).reshape(1, 3, 44, 2) % 7
+    w = np.arange(2 * 2 * 2 * 57, dtype=np.float32).reshape(2, 2, 2, 57) % 5
+    want = sum(x[:, a:a + 2, b:b + 29:2, :, None] * w[a, b] for a in range(2) for b in range(2))
+    if not np.array_equal(_forward(code["fwd"], x, w, 2, 15, (1, 2), (1, 1)), want.sum(3)):
+        return {}
+    return code
+
+
+def available():
+    """Whether the direct kernels run on this machine."""
+    return bool(_load())
+
+
+def _blocks(co):
+    """(first channel, vectors, mask of the last vector) per block of at most 4 vectors."""
+    for j0 in range(0, co, 4 * _VECTOR):
+        width = min(4 * _VECTOR, co - j0)
+        nj = -(-width // _VECTOR)
+        yield j0, nj, (1 << (width - _VECTOR * (nj - 1))) - 1
+
+
+def readable_width(ow, kw, col_stride, col_dilation, co):
+    """The padded input width forward() reads for `ow` output columns: the register blocks run
+    to a multiple of their column count (the extra columns are read, never stored)."""
+    block = int(np.lcm.reduce([_COLUMNS[nj] for _, nj, _ in _blocks(co)]))
+    return (-(-ow // block) * block - 1) * col_stride + (kw - 1) * col_dilation + 1
+
+
+def _offsets(kh, kw, c, row_pitch, dilations, kw_outer):
+    off = (np.arange(kh)[:, None, None] * (dilations[0] * row_pitch)
+           + np.arange(kw)[None, :, None] * (dilations[1] * c) + np.arange(c)[None, None, :])
+    if kw_outer:
+        off = off.transpose(1, 0, 2)
+    return np.ascontiguousarray(off.reshape(-1), np.int64)
+
+
+def forward(xp, w, oh, ow, strides, dilations, kw_outer=False, post=None):
+    """The convolution of padded NHWC float32 `xp` (at least readable_width() wide) by `w`
+    (KH, KW, C, CO): (N, OH, OW, CO) float32, each output a running FMA from 0 over the filter
+    elements (kh, kw, ci), or (kw, kh, ci) with `kw_outer`. `post(rows)`, when given, updates
+    each batch slice's output rows (images*OH*OW, CO) in place right after they are computed."""
+    return _forward(_load()["fwd"], xp, w, oh, ow, strides, dilations, kw_outer, post)
+
+
+def _forward(fns, xp, w, oh, ow, strides, dilations, kw_outer=False, post=None):
+    xp = np.ascontiguousarray(xp, np.float32)
+    n, hp, wp, c = xp.shape
+    kh, kw, _, co = w.shape
+    wk = np.ascontiguousarray(w.transpose(1, 0, 2, 3) if kw_outer else w, np.float32).reshape(-1, co)
+    xoff = _offsets(kh, kw, c, wp * c, dilations, kw_outer)
+    y = np.empty((n, oh, ow, co), np.float32)
+    xn, xr, xc = hp * wp * c, strides[0] * wp * c, strides[1] * c
+
+    def run(s):
+        i0, i1 = s
+        for j0, nj, mask in _blocks(co):
+            fns[nj](xp.ctypes.data + 4 * i0 * xn, xoff.ctypes.data, len(xoff),
+                    wk.ctypes.data + 4 * j0, co, y.ctypes.data + 4 * (i0 * oh * ow * co + j0), co,
+                    i1 - i0, oh, ow, xn, xr, xc, mask)
+        if post is not None:
+            post(y[i0:i1].reshape(-1, co))
+    if n and oh and ow and co:
+        parallel_map(run, batch_slices(n, n * oh * ow * co * len(xoff)))
+    return y
+
+
+def balance211(n, parts):
+    """oneDNN's split of n items over `parts` threads: contiguous (start, stop) shares, the
+    first n % parts of them one item longer."""
+    parts = max(1, min(n, parts))
+    big, small = -(-n // parts), n // parts
+    bounds = [0]
+    for t in range(parts):
+        bounds.append(bounds[-1] + (big if t < n - small * parts else small))
+    return [(bounds[t], bounds[t + 1]) for t in range(parts)]
+
+
+def filter_grad(xp, dy, kh, kw, strides, dilations, slices):
+    """The filter gradient (KH, KW, C, CO) float32 of the convolution of padded NHWC float32
+    `xp` given the output gradient `dy` (N, OH, OW, CO): for each batch slice in `slices`
+    (start, stop), a running FMA per filter element over the slice's positions (image, row,
+    column), then the slices' partial sums added in order."""
+    fns = _load()["dw"]
+    xp = np.ascontiguousarray(xp, np.float32)
+    dy = np.ascontiguousarray(dy, np.float32)
+    n, hp, wp, c = xp.shape
+    _, oh, ow, co = dy.shape
+    xoff = _offsets(kh, kw, c, wp * c, dilations, False)
+    k = len(xoff)
+    rows = max(-(-k // _ELEMENTS[nj]) * _ELEMENTS[nj] for _, nj, _ in _blocks(co))
+    xoff = np.concatenate([xoff, np.zeros(rows - k, np.int64)])    # (padding rows read x[0])
+    xn, xr, xc = hp * wp * c, strides[0] * wp * c, strides[1] * c
+
+    def run(s):
+        i0, i1 = s
+        dw = np.zeros((rows, co), np.float32)
+        for j0, nj, mask in _blocks(co):
+            fns[nj](xp.ctypes.data + 4 * i0 * xn, xoff.ctypes.data, -(-k // _ELEMENTS[nj]) * _ELEMENTS[nj],
+                    dy.ctypes.data + 4 * (i0 * oh * ow * co + j0), co, dw.ctypes.data + 4 * j0, co,
+                    i1 - i0, oh, ow, xn, xr, xc, mask)
+        return dw
+    parts = parallel_map(run, slices)
+    total = parts[0]
+    for p in parts[1:]:
+        total += p
+    return total[:k].reshape(kh, kw, c, co)

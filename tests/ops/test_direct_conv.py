@@ -1,0 +1,140 @@
+"""The machine-code convolution kernels (kernels/cpu/direct_conv.py): values against loop
+references, TF's bits, and the NumPy paths that stand in for them elsewhere."""
+
+import hashlib
+
+import numpy as np
+import pytest
+
+from tensorweave.kernels.cpu import conv, direct_conv
+
+native = pytest.mark.skipif(not direct_conv.available(),
+                            reason="the direct kernels need x86-64 Linux with AVX-512F")
+
+
+def _reference(x, w, strides, dilations, padding):
+    """A float64 loop over the filter taps (the definition of the convolution)."""
+    n, h, wd, c = x.shape
+    kh, kw, _, co = w.shape
+    oh, ow, ph, pw = conv.conv_geometry(h, wd, kh, kw, strides, dilations, padding)
+    xp = np.pad(x.astype(np.float64), ((0, 0), ph, pw, (0, 0)))
+    out = np.zeros((n, oh, ow, co))
+    for a in range(kh):
+        for b in range(kw):
+            r0, c0 = a * dilations[0], b * dilations[1]
+            tap = xp[:, r0:r0 + (oh - 1) * strides[0] + 1:strides[0],
+                     c0:c0 + (ow - 1) * strides[1] + 1:strides[1]]
+            out += tap @ w[a, b].astype(np.float64)
+    return out
+
+
+CASES = [  # (n, h, w, c, kh, kw, co, strides, dilations, padding)
+    (2, 9, 11, 3, 3, 3, 5, (1, 1), (1, 1), "SAME"),        # one masked vector
+    (3, 8, 8, 1, 5, 5, 32, (1, 1), (1, 1), "SAME"),        # one channel, columns outermost
+    (2, 13, 10, 16, 3, 2, 70, (2, 3), (1, 1), "VALID"),    # strides; 64 + a masked block
+    (1, 12, 12, 7, 3, 3, 130, (1, 1), (2, 3), "SAME"),     # dilations; three blocks
+    (4, 6, 6, 40, 1, 1, 48, (1, 1), (1, 1), "VALID"),      # 1x1: three full vectors
+    (2, 5, 29, 4, 2, 3, 17, (1, 2), (1, 1), "SAME"),       # width not a multiple of a block
+]
+
+
+@native
+@pytest.mark.parametrize("n,h,w,c,kh,kw,co,strides,dilations,padding", CASES)
+def test_forward_and_filter_gradient_match_loop_references(n, h, w, c, kh, kw, co, strides,
+                                                            dilations, padding):
+    rng = np.random.RandomState(0)
+    x = rng.randn(n, h, w, c).astype(np.float32)
+    f = rng.randn(kh, kw, c, co).astype(np.float32)
+    want = _reference(x, f, strides, dilations, padding)
+    got = conv.conv2d_nhwc(x, f, strides, dilations, padding, None)
+    assert got.dtype == np.float32 and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * np.abs(want).max())
+
+    dy = rng.randn(*want.shape).astype(np.float32)
+    # The filter gradient is the adjoint: <conv(x, dw_probe), dy> for each filter element.
+    oh, ow, ph, pw = conv.conv_geometry(h, w, kh, kw, strides, dilations, padding)
+    xp = np.pad(x.astype(np.float64), ((0, 0), ph, pw, (0, 0)))
+    ref = np.zeros((kh, kw, c, co))
+    for a in range(kh):
+        for b in range(kw):
+            r0, c0 = a * dilations[0], b * dilations[1]
+            tap = xp[:, r0:r0 + (oh - 1) * strides[0] + 1:strides[0],
+                     c0:c0 + (ow - 1) * strides[1] + 1:strides[1]]
+            ref[a, b] = tap.reshape(-1, c).T @ dy.reshape(-1, co).astype(np.float64)
+    for slices in ([(0, n)], direct_conv.balance211(n, 2)):
+        xp32 = np.ascontiguousarray(xp, np.float32)
+        g = direct_conv.filter_grad(xp32, dy, kh, kw, strides, dilations, slices)
+        np.testing.assert_allclose(g, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
+    g = conv.conv2d_backprop_filter_nhwc(x, f.shape, dy, strides, dilations, padding, None)
+    np.testing.assert_allclose(g, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
+
+
+@native
+def test_fused_bias_relu_post_sees_every_row_once():
+    rng = np.random.RandomState(1)
+    x = rng.randn(5, 7, 7, 6).astype(np.float32)
+    f = rng.randn(3, 3, 6, 20).astype(np.float32)
+    seen = []
+
+    def post(rows):
+        seen.append(rows.shape[0])
+        np.maximum(rows, 0, out=rows)
+    got = conv.conv2d_nhwc(x, f, (1, 1), (1, 1), "SAME", None, post=post)
+    assert sum(seen) == 5 * 7 * 7
+    np.testing.assert_array_equal(got, np.maximum(conv.conv2d_nhwc(x, f, (1, 1), (1, 1), "SAME", None), 0))
+
+
+def test_balance211_gives_the_first_threads_the_extra_items():
+    assert direct_conv.balance211(5, 2) == [(0, 3), (3, 5)]
+    assert direct_conv.balance211(7, 3) == [(0, 3), (3, 5), (5, 7)]
+    assert direct_conv.balance211(1, 4) == [(0, 1)]
+
+
+def _digest(a):
+    return hashlib.sha256(np.ascontiguousarray(a, np.float32).tobytes()).hexdigest()[:16]
+
+
+# Recorded from TensorFlow 2.21 (oneDNN, 2 intra-op threads, this AVX-512 machine):
+# sha256[:16] of tf.nn.conv2d(x, w) and of Conv2DBackpropInput, inputs drawn in this order from
+# np.random.RandomState(7): x, w, then dy of the output's shape.
+TF_DIGESTS = [  # (n, hw, c, k, co, stride, padding), conv2d, backprop input (stride 1)
+    ((64, 14, 32, 5, 64, 1, "SAME"), "660c22d9b3f17244", "b71101c62c00573e"),    # LeNet's conv2
+    ((16, 13, 96, 3, 70, 1, "SAME"), "8cb911f5db638d5e", "0c3774810b6f64b9"),
+    ((4, 15, 3, 5, 24, 2, "SAME"), "e307ab954de4e6d3", None),
+    ((2, 20, 1, 3, 20, 1, "SAME"), "8c17baa29b98f802", "af6eebaa4949e763"),
+    ((8, 9, 40, 1, 33, 1, "VALID"), "a07912da0dac99dd", "0e124396507418c0"),
+    ((3, 17, 8, 3, 130, 3, "VALID"), "d9ee71a9a13e2258", None),
+]
+
+
+@native
+def test_convolution_and_input_gradient_bits_equal_tensorflow():
+    rng = np.random.RandomState(7)
+    for (n, hw, c, k, co, s, padding), want_y, want_dx in TF_DIGESTS:
+        x = rng.randn(n, hw, hw, c).astype(np.float32)
+        w = rng.randn(k, k, c, co).astype(np.float32)
+        y = conv.conv2d_nhwc(x, w, (s, s), (1, 1), padding, None)
+        dy = rng.randn(*y.shape).astype(np.float32)
+        assert _digest(y) == want_y, (n, hw, c, k, co)
+        if want_dx is not None:
+            dx = conv.conv2d_backprop_input_nhwc(x.shape, w, dy, (s, s), (1, 1), padding, None)
+            assert _digest(dx) == want_dx, (n, hw, c, k, co)
+        conv.conv2d_backprop_filter_nhwc(x, w.shape, dy, (s, s), (1, 1), padding, None)  # (rng order)
+
+
+def test_numpy_paths_without_the_machine_code(monkeypatch):
+    """Where the kernels cannot run (another CPU, TENSORWEAVE_DIRECT_CONV=0) conv.py's NumPy
+    paths give the same values to float32 rounding."""
+    rng = np.random.RandomState(2)
+    x = rng.randn(3, 10, 10, 8).astype(np.float32)
+    w = rng.randn(3, 3, 8, 20).astype(np.float32)
+    dy = rng.randn(3, 10, 10, 20).astype(np.float32)
+    args = ((1, 1), (1, 1), "SAME", None)
+    fast = (conv.conv2d_nhwc(x, w, *args), conv.conv2d_backprop_input_nhwc(x.shape, w, dy, *args),
+            conv.conv2d_backprop_filter_nhwc(x, w.shape, dy, *args))
+    monkeypatch.setattr(direct_conv, "_code", {})
+    assert not direct_conv.available()
+    slow = (conv.conv2d_nhwc(x, w, *args), conv.conv2d_backprop_input_nhwc(x.shape, w, dy, *args),
+            conv.conv2d_backprop_filter_nhwc(x, w.shape, dy, *args))
+    for a, b in zip(fast, slow):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5 * np.abs(b).max())
