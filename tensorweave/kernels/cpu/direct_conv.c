@@ -13,8 +13,10 @@
  *
  * fwd_NJxRW:  y[i, r, c, j] = sum_k x(k; i, r, c) * w[k, j], a running fused multiply-add from
  *             zero over k in list order: the order of TF's oneDNN kernels (measured on TF 2.21).
- *             A register block is RW output columns by NJ vectors of 16 output channels; the
- *             caller pads x so that columns up to a multiple of RW can be read; only columns
+ *             Then, when `bias` is not null, + bias[j] (BiasAdd's one float add), and with
+ *             `relu`, lanes below zero become +0.0 (Relu's max(0, x): -0.0 and NaN pass as they
+ *             are). A register block is RW output columns by NJ vectors of 16 output channels;
+ *             the caller pads x so that columns up to a multiple of RW can be read; only columns
  *             below `ow` are stored.
  * dw_NJxKB:   dw[k, j] += sum over the positions (i, r, c), in that order, of
  *             x(k; i, r, c) * dy[i, r, c, j]: a running FMA per filter element, KB filter
@@ -38,7 +40,7 @@ typedef long i64;
 #define FWD(NJ, RW)                                                                         \
 void fwd_##NJ##x##RW(const float *x, const i64 *xoff, i64 K, const float *w, i64 wld,      \
                      float *y, i64 yld, i64 n, i64 oh, i64 ow, i64 xn, i64 xr, i64 xc,      \
-                     i64 mask)                                                              \
+                     i64 mask, const float *bias, i64 relu)                                 \
 {                                                                                           \
     enum { NJv = NJ };                                                                      \
     const __mmask16 m = (__mmask16)mask;                                                    \
@@ -59,6 +61,19 @@ void fwd_##NJ##x##RW(const float *x, const i64 *xoff, i64 K, const float *w, i64
                 for (int j = 0; j < NJ; j++) acc[a][j] = _mm512_fmadd_ps(xv, wv[j], acc[a][j]); \
             }                                                                               \
         }                                                                                   \
+        if (bias) {                                                                         \
+            __m512 bv[NJ];                                                                  \
+            for (int j = 0; j < NJ; j++) bv[j] = LOADV(bias, j);                            \
+            for (int a = 0; a < RW; a++)                                                    \
+                for (int j = 0; j < NJ; j++) acc[a][j] = _mm512_add_ps(acc[a][j], bv[j]);   \
+        }                                                                                   \
+        if (relu)                                                                           \
+            for (int a = 0; a < RW; a++)                                                    \
+                for (int j = 0; j < NJ; j++) {                                              \
+                    const __m512 zero = _mm512_setzero_ps();                                \
+                    const __mmask16 neg = _mm512_cmp_ps_mask(acc[a][j], zero, _CMP_LT_OQ);  \
+                    acc[a][j] = _mm512_mask_mov_ps(acc[a][j], neg, zero);                   \
+                }                                                                           \
         float *yb = y + ((i * oh + r) * ow + c0) * yld;                                     \
         for (int a = 0; a < RW; a++)                                                        \
             if (c0 + a < ow)                                                                \

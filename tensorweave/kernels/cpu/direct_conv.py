@@ -24,7 +24,7 @@ import numpy as np
 from . import machine_code
 from .parallel import batch_slices, parallel_map
 
-__all__ = ["available", "forward", "filter_grad", "readable_width", "balance211"]
+__all__ = ["available", "forward", "filter_grad", "matmul", "readable_width", "balance211"]
 
 # Output columns per register block of the forward kernel, and filter elements per block of the
 # filter-gradient kernel, by the number of 16-channel vectors in the block (direct_conv.c).
@@ -32,7 +32,9 @@ _COLUMNS = {4: 7, 3: 7, 2: 14, 1: 14}
 _ELEMENTS = {4: 6, 3: 8, 2: 12, 1: 24}
 _VECTOR = 16
 _P, _I = ctypes.c_void_p, ctypes.c_int64
-_PROTO = ctypes.CFUNCTYPE(None, _P, _P, _I, _P, _I, _P, _I, _I, _I, _I, _I, _I, _I, _I)
+_ARGS = (_P, _P, _I, _P, _I, _P, _I, _I, _I, _I, _I, _I, _I, _I)
+_FWD = ctypes.CFUNCTYPE(None, *_ARGS, _P, _I)       # (+ bias, relu)
+_DW = ctypes.CFUNCTYPE(None, *_ARGS)
 
 _lock = threading.Lock()
 _code = None    # {"fwd": {nj: fn}, "dw": {nj: fn}, "_page": mapping}, or {} when unavailable
@@ -57,10 +59,13 @@ def _load():
 
 def _map():
     from . import _direct_conv_code as generated
-    page, addr = machine_code.map_executable(generated.CODE)
-    code = {"_page": page,
-            "fwd": {nj: _PROTO(addr + generated.ENTRIES[f"fwd_{nj}x{rw}"]) for nj, rw in _COLUMNS.items()},
-            "dw": {nj: _PROTO(addr + generated.ENTRIES[f"dw_{nj}x{kb}"]) for nj, kb in _ELEMENTS.items()}}
+    names = {("fwd", nj): f"fwd_{nj}x{rw}" for nj, rw in _COLUMNS.items()}
+    names.update({("dw", nj): f"dw_{nj}x{kb}" for nj, kb in _ELEMENTS.items()})
+    page, fns = machine_code.load(generated, {name: _FWD if kind == "fwd" else _DW
+                                              for (kind, _), name in names.items()})
+    code = {"_page": page, "fwd": {}, "dw": {}}
+    for (kind, nj), name in names.items():
+        code[kind][nj] = fns[name]
     # A check of the mapping on a tiny strided problem with a masked block: small integers,
     # so every order gives the exact sum.
     x = np.arange(1 * 3 * 44 * 2, dtype=np.float32).reshape(1, 3, 44, 2) % 7
@@ -87,7 +92,7 @@ def _blocks(co):
 def readable_width(ow, kw, col_stride, col_dilation, co):
     """The padded input width forward() reads for `ow` output columns: the register blocks run
     to a multiple of their column count (the extra columns are read, never stored)."""
-    block = int(np.lcm.reduce([_COLUMNS[nj] for _, nj, _ in _blocks(co)]))
+    block = int(np.lcm.reduce([1] + [_COLUMNS[nj] for _, nj, _ in _blocks(co)]))
     return (-(-ow // block) * block - 1) * col_stride + (kw - 1) * col_dilation + 1
 
 
@@ -99,34 +104,48 @@ def _offsets(kh, kw, c, row_pitch, dilations, kw_outer):
     return np.ascontiguousarray(off.reshape(-1), np.int64)
 
 
-def forward(xp, w, oh, ow, strides, dilations, kw_outer=False, post=None):
+def forward(xp, w, oh, ow, strides, dilations, kw_outer=False, bias=None, relu=False):
     """The convolution of padded NHWC float32 `xp` (at least readable_width() wide) by `w`
     (KH, KW, C, CO): (N, OH, OW, CO) float32, each output a running FMA from 0 over the filter
-    elements (kh, kw, ci), or (kw, kh, ci) with `kw_outer`. `post(rows)`, when given, updates
-    each batch slice's output rows (images*OH*OW, CO) in place right after they are computed."""
-    return _forward(_load()["fwd"], xp, w, oh, ow, strides, dilations, kw_outer, post)
+    elements (kh, kw, ci), or (kw, kh, ci) with `kw_outer`; then + `bias` (CO float32) when
+    given, then with `relu` max(0, y) (negative lanes +0.0; -0.0 and NaN kept), in registers."""
+    return _forward(_load()["fwd"], xp, w, oh, ow, strides, dilations, kw_outer, bias, relu)
 
 
-def _forward(fns, xp, w, oh, ow, strides, dilations, kw_outer=False, post=None):
+def _forward(fns, xp, w, oh, ow, strides, dilations, kw_outer=False, bias=None, relu=False):
     xp = np.ascontiguousarray(xp, np.float32)
     n, hp, wp, c = xp.shape
     kh, kw, _, co = w.shape
-    wk = np.ascontiguousarray(w.transpose(1, 0, 2, 3) if kw_outer else w, np.float32).reshape(-1, co)
+    wk = np.ascontiguousarray(w.transpose(1, 0, 2, 3) if kw_outer else w, np.float32)
+    wk = wk.reshape(kh * kw * c, co)
     xoff = _offsets(kh, kw, c, wp * c, dilations, kw_outer)
     y = np.empty((n, oh, ow, co), np.float32)
     xn, xr, xc = hp * wp * c, strides[0] * wp * c, strides[1] * c
+    if bias is not None:
+        bias = np.ascontiguousarray(bias, np.float32)
 
     def run(s):
         i0, i1 = s
         for j0, nj, mask in _blocks(co):
             fns[nj](xp.ctypes.data + 4 * i0 * xn, xoff.ctypes.data, len(xoff),
                     wk.ctypes.data + 4 * j0, co, y.ctypes.data + 4 * (i0 * oh * ow * co + j0), co,
-                    i1 - i0, oh, ow, xn, xr, xc, mask)
-        if post is not None:
-            post(y[i0:i1].reshape(-1, co))
+                    i1 - i0, oh, ow, xn, xr, xc, mask,
+                    None if bias is None else bias.ctypes.data + 4 * j0, int(relu))
     if n and oh and ow and co:
         parallel_map(run, batch_slices(n, n * oh * ow * co * len(xoff)))
     return y
+
+
+def matmul(a, b):
+    """a @ b for float32 (m, k) by (k, n), each output a running FMA from 0 over k: the forward
+    kernel on a 1x1 convolution of one row of m "pixels" with k channels."""
+    m, k = a.shape
+    n = b.shape[1]
+    rows = readable_width(m, 1, 1, 1, n)
+    ap = np.empty((1, 1, rows, k), np.float32)
+    ap[0, 0, :m] = a
+    ap[0, 0, m:] = 0
+    return forward(ap, np.asarray(b, np.float32).reshape(1, 1, k, n), 1, m, (1, 1), (1, 1)).reshape(m, n)
 
 
 def balance211(n, parts):
@@ -152,7 +171,7 @@ def filter_grad(xp, dy, kh, kw, strides, dilations, slices):
     _, oh, ow, co = dy.shape
     xoff = _offsets(kh, kw, c, wp * c, dilations, False)
     k = len(xoff)
-    rows = max(-(-k // _ELEMENTS[nj]) * _ELEMENTS[nj] for _, nj, _ in _blocks(co))
+    rows = max([k] + [-(-k // _ELEMENTS[nj]) * _ELEMENTS[nj] for _, nj, _ in _blocks(co)])
     xoff = np.concatenate([xoff, np.zeros(rows - k, np.int64)])    # (padding rows read x[0])
     xn, xr, xc = hp * wp * c, strides[0] * wp * c, strides[1] * c
 
