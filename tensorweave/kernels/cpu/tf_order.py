@@ -22,6 +22,8 @@ Orders (measured by comparing float32 bit patterns with real TF, see tests/ops/t
 
 import numpy as np
 
+from . import direct_conv
+
 __all__ = ["inner_sum", "outer_sum", "reduce_sum", "reduce_mean", "matmul", "matmul_exact_ok", "matmul_block",
            "matvec", "matvec_order", "matmul_dot16", "DOT16_ROWS", "batch_matmul", "MATVEC_EXACT_MAX_MACS", "bias_add_grad",            "EXACT_MAX_ELEMENTS"]
 
@@ -242,6 +244,11 @@ def matmul(a, b, block=_MM_BLOCK):
     FMAs over blocks of `block` k (None: one run), the blocks' results added."""
     k = a.shape[1]
     block = block or k
+    if direct_conv.available():     # the same sums by true FMAs in registers
+        out = direct_conv.matmul(a[:, :block], b[:block])
+        for k0 in range(block, k, block):
+            out += direct_conv.matmul(a[:, k0:k0 + block], b[k0:k0 + block])
+        return out
     # every product a[i, k] * b[k, j] at once, (k, m, n), exact in float64
     prods = np.asarray(a, np.float64).T[:, :, None] * np.asarray(b, np.float64)[:, None, :]
     out = _fma_run(prods, 0, min(k, block))
