@@ -9,13 +9,19 @@ like TF's CPU kernels; average pooling divides by the number of real (unpadded) 
 Max and average pooling are separable (over the window rows, then over its columns). The max-pool gradient
 stores the first tap of each stride phase into a zeroed result (masked copies) and adds only the
 later, overlapping ones, so non-overlapping windows (ksize == strides, LeNet's 2x2 pools) need no
-read-modify-write pass at all.
+read-modify-write pass at all. In float32 on AVX-512, MaxPool and that tiled gradient are one
+machine-code pass each (max_pool.c, same order and bits, NaN and signed zeros included).
 """
+
+import ctypes
+import os
+import threading
 
 import numpy as np
 
 from ...framework import errors
 from ..registry import register_kernel
+from . import machine_code
 from .conv import conv_geometry, pad_nhwc
 from .parallel import batch_slices, parallel_map
 
@@ -87,8 +93,16 @@ def _max_of(views, copy=True, out=None):
 
 def _separable_max_pool_into(out, x, ks, ss, oh, ow, ph, pw):
     """out = the max pool of x: the max over the window's rows first (whole padded rows, long
-    contiguous runs), then over its columns: KH + KW passes instead of KH * KW short-run ones."""
+    contiguous runs), then over its columns: KH + KW passes instead of KH * KW short-run ones.
+    In float32 on AVX-512, one machine-code pass in the same order (max_pool.c)."""
     xp_, _ = pad_nhwc(x, ph, pw, value=_lowest(x.dtype))
+    kernel = _kernel("max_pool") if x.dtype == out.dtype == np.float32 else None
+    if kernel is not None and out.flags.c_contiguous:
+        xp_ = np.ascontiguousarray(xp_)
+        n, h, w, c = xp_.shape
+        if out.size:
+            kernel(xp_.ctypes.data, out.ctypes.data, n, h, w, c, oh, ow, ks[0], ks[1], ss[0], ss[1])
+        return
     rows = _max_of([xp_[:, a:a + (oh - 1) * ss[0] + 1:ss[0]] for a in range(ks[0])], copy=False)
     _max_of([rows[:, :, b:b + (ow - 1) * ss[1] + 1:ss[1]] for b in range(ks[1])], out=out)
 
@@ -215,17 +229,57 @@ def _max_pool_grad_into(out, x, y, g, ks, ss, padding, explicit, store=False):
         out[...] = dxp[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w]
 
 
+_native_lock = threading.Lock()
+_native = None      # {"max_pool": fn, "max_pool_grad_tiled": fn} (max_pool.c), or {}
+
+
+def _kernel(name):
+    """A float32 machine-code kernel of max_pool.c, or None (no AVX-512F, not x86-64 Linux, or
+    TENSORWEAVE_DIRECT_CONV=0, the one switch of conv.py's and pooling.py's machine code)."""
+    global _native
+    if _native is None:
+        with _native_lock:
+            if _native is None:
+                fns = {}
+                if os.environ.get("TENSORWEAVE_DIRECT_CONV", "1") != "0" and \
+                        "avx512f" in machine_code.cpu_flags():
+                    from . import _max_pool_code as generated
+                    P, I = ctypes.c_void_p, ctypes.c_int64
+                    protos = {"max_pool": ctypes.CFUNCTYPE(None, P, P, *[I] * 10),
+                              "max_pool_grad_tiled": ctypes.CFUNCTYPE(None, P, P, P, P, *[I] * 8)}
+                    try:
+                        page, fns = machine_code.load(generated, protos)
+                        fns["_page"] = page     # (the mapping lives as long as the functions)
+                    except (OSError, ValueError, AttributeError):
+                        fns = {}
+                _native = fns
+    return _native.get(name)
+
+
 def _tiled_max_pool_grad_into(out, x, y, g, ks):
     """_max_pool_grad_into for windows that tile x (ksize == strides, no padding; rows and
     columns past the last window get zeros): every tap stores, so out = g at the first maximum
-    of each window, +0.0 elsewhere. The taps are a transposed 6-D view of x, so each pass is one
-    NumPy call over all taps (2x faster than a pass per tap): the masks of all taps at once, the
-    first-maximum rule by a running OR over taps, and one bitwise AND that writes every tap
-    (25% faster than a pass per tap for LeNet's pools)."""
+    of each window, +0.0 elsewhere. In float32 on AVX-512 one machine-code pass does it
+    (max_pool_grad.c, 4x faster). Otherwise the taps are a transposed 6-D view of x, so each pass
+    is one NumPy call over all taps (2x faster than a pass per tap): the masks of all taps at
+    once, the first-maximum rule by a running OR over taps, and one bitwise AND that writes every
+    tap (25% faster than a pass per tap for LeNet's pools)."""
     n, h, w, c = x.shape
     kh, kw = ks
     oh, ow = y.shape[1], y.shape[2]
     th, tw = oh * kh, ow * kw
+    kernel = _kernel("max_pool_grad_tiled") if x.dtype == y.dtype == g.dtype == out.dtype == np.float32 \
+        else None
+    if kernel is not None and out.flags.c_contiguous:
+        x, y, g = (np.ascontiguousarray(a) for a in (x, y, g))
+        if n * oh * ow * c:
+            kernel(x.ctypes.data, y.ctypes.data, g.ctypes.data, out.ctypes.data,
+                   n, h, w, c, oh, ow, kh, kw)
+        if th < h:
+            out[:, th:] = 0
+        if tw < w:
+            out[:, :th, tw:] = 0
+        return
 
     def taps(a):            # (KH, KW, N, OH, OW, C) view of the windows' elements
         return a[:, :th, :tw].reshape(n, oh, kh, ow, kw, c).transpose(2, 4, 0, 1, 3, 5)
