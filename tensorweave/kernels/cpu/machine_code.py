@@ -10,7 +10,7 @@ import ctypes
 import mmap
 import platform
 
-__all__ = ["x86_64_linux", "cpu_flags", "map_executable"]
+__all__ = ["x86_64_linux", "cpu_flags", "map_executable", "load"]
 
 _flags = None
 
@@ -51,3 +51,10 @@ def map_executable(code):
     if libc.mprotect(addr, size, mmap.PROT_READ | mmap.PROT_EXEC) != 0:
         raise OSError(ctypes.get_errno(), "mprotect")
     return page, addr
+
+
+def load(generated, prototypes):
+    """(mapping, {name: function}) for a module written by scripts/gen_native.py (its CODE
+    bytes and ENTRIES offsets), each named function called through its ctypes prototype."""
+    page, addr = map_executable(generated.CODE)
+    return page, {name: proto(addr + generated.ENTRIES[name]) for name, proto in prototypes.items()}
