@@ -15,7 +15,7 @@ def conv_kernels(request, monkeypatch):
     """Every test here runs on the machine-code kernels (where this CPU has them) and on the
     NumPy paths that replace them elsewhere."""
     if request.param == "numpy":
-        monkeypatch.setattr(direct_conv, "_code", {})
+        monkeypatch.setattr(direct_conv, "_load", dict)
     elif not direct_conv.available():
         pytest.skip("the direct kernels need x86-64 Linux with AVX-512F")
 

@@ -12,20 +12,21 @@ native = pytest.mark.skipif(not direct_conv.available(),
                             reason="the direct kernels need x86-64 Linux with AVX-512F")
 
 
-def _reference(x, w, strides, dilations, padding):
-    """A float64 loop over the filter taps (the definition of the convolution)."""
-    n, h, wd, c = x.shape
-    kh, kw, _, co = w.shape
-    oh, ow, ph, pw = conv.conv_geometry(h, wd, kh, kw, strides, dilations, padding)
+def _taps(x, kh, kw, strides, dilations, padding):
+    """(a, b, the float64 input slab filter tap (a, b) sees) for each tap: the definition of the
+    convolution, for float64 loop references."""
+    oh, ow, ph, pw = conv.conv_geometry(x.shape[1], x.shape[2], kh, kw, strides, dilations, padding)
     xp = np.pad(x.astype(np.float64), ((0, 0), ph, pw, (0, 0)))
-    out = np.zeros((n, oh, ow, co))
     for a in range(kh):
         for b in range(kw):
             r0, c0 = a * dilations[0], b * dilations[1]
-            tap = xp[:, r0:r0 + (oh - 1) * strides[0] + 1:strides[0],
-                     c0:c0 + (ow - 1) * strides[1] + 1:strides[1]]
-            out += tap @ w[a, b].astype(np.float64)
-    return out
+            yield a, b, xp[:, r0:r0 + (oh - 1) * strides[0] + 1:strides[0],
+                           c0:c0 + (ow - 1) * strides[1] + 1:strides[1]]
+
+
+def _reference(x, w, strides, dilations, padding):
+    return sum(tap @ w[a, b].astype(np.float64)
+               for a, b, tap in _taps(x, w.shape[0], w.shape[1], strides, dilations, padding))
 
 
 CASES = [  # (n, h, w, c, kh, kw, co, strides, dilations, padding)
@@ -51,19 +52,13 @@ def test_forward_and_filter_gradient_match_loop_references(n, h, w, c, kh, kw, c
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * np.abs(want).max())
 
     dy = rng.randn(*want.shape).astype(np.float32)
-    # The filter gradient is the adjoint: <conv(x, dw_probe), dy> for each filter element.
-    oh, ow, ph, pw = conv.conv_geometry(h, w, kh, kw, strides, dilations, padding)
-    xp = np.pad(x.astype(np.float64), ((0, 0), ph, pw, (0, 0)))
     ref = np.zeros((kh, kw, c, co))
-    for a in range(kh):
-        for b in range(kw):
-            r0, c0 = a * dilations[0], b * dilations[1]
-            tap = xp[:, r0:r0 + (oh - 1) * strides[0] + 1:strides[0],
-                     c0:c0 + (ow - 1) * strides[1] + 1:strides[1]]
-            ref[a, b] = tap.reshape(-1, c).T @ dy.reshape(-1, co).astype(np.float64)
+    for a, b, tap in _taps(x, kh, kw, strides, dilations, padding):
+        ref[a, b] = tap.reshape(-1, c).T @ dy.reshape(-1, co).astype(np.float64)
+    _, _, ph, pw = conv.conv_geometry(h, w, kh, kw, strides, dilations, padding)
+    xp = np.pad(x, ((0, 0), ph, pw, (0, 0)))
     for slices in ([(0, n)], direct_conv.balance211(n, 2)):
-        xp32 = np.ascontiguousarray(xp, np.float32)
-        g = direct_conv.filter_grad(xp32, dy, kh, kw, strides, dilations, slices)
+        g = direct_conv.filter_grad(xp, dy, kh, kw, strides, dilations, slices)
         np.testing.assert_allclose(g, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
     g = conv.conv2d_backprop_filter_nhwc(x, f.shape, dy, strides, dilations, padding, None)
     np.testing.assert_allclose(g, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
@@ -132,7 +127,7 @@ def test_numpy_paths_without_the_machine_code(monkeypatch):
     args = ((1, 1), (1, 1), "SAME", None)
     fast = (conv.conv2d_nhwc(x, w, *args), conv.conv2d_backprop_input_nhwc(x.shape, w, dy, *args),
             conv.conv2d_backprop_filter_nhwc(x, w.shape, dy, *args))
-    monkeypatch.setattr(direct_conv, "_code", {})
+    monkeypatch.setattr(direct_conv, "_load", dict)
     assert not direct_conv.available()
     slow = (conv.conv2d_nhwc(x, w, *args), conv.conv2d_backprop_input_nhwc(x.shape, w, dy, *args),
             conv.conv2d_backprop_filter_nhwc(x, w.shape, dy, *args))
@@ -169,7 +164,7 @@ def test_matmul_is_the_running_fma_that_tf_orders_emulation_computes(monkeypatch
         b = rng.randn(k, n).astype(np.float32)
         fast = tf_order.matmul(a, b, block)
         with monkeypatch.context() as mp:
-            mp.setattr(direct_conv, "_code", {})
+            mp.setattr(direct_conv, "_load", dict)
             slow = tf_order.matmul(a, b, block)
         np.testing.assert_array_equal(fast, slow)
         np.testing.assert_allclose(fast, a.astype(np.float64) @ b, rtol=1e-4, atol=1e-4 * np.sqrt(k))

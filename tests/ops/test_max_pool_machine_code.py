@@ -25,7 +25,7 @@ def _awkward(shape, seed):
 def _both(fn, monkeypatch):
     fast = fn()
     with monkeypatch.context() as m:
-        m.setattr(pooling, "_native", {})
+        m.setattr(pooling, "_native", dict)
         slow = fn()
     return fast, slow
 

@@ -16,8 +16,6 @@ TENSORWEAVE_DIRECT_CONV=0; kernels/cpu/conv.py then keeps its NumPy paths.
 """
 
 import ctypes
-import os
-import threading
 
 import numpy as np
 
@@ -36,27 +34,6 @@ _ARGS = (_P, _P, _I, _P, _I, _P, _I, _I, _I, _I, _I, _I, _I, _I)
 _FWD = ctypes.CFUNCTYPE(None, *_ARGS, _P, _I)       # (+ bias, relu)
 _DW = ctypes.CFUNCTYPE(None, *_ARGS)
 
-_lock = threading.Lock()
-_code = None    # {"fwd": {nj: fn}, "dw": {nj: fn}, "_page": mapping}, or {} when unavailable
-
-
-def _load():
-    global _code
-    if _code is not None:
-        return _code
-    with _lock:
-        if _code is None:
-            code = {}
-            if os.environ.get("TENSORWEAVE_DIRECT_CONV", "1") != "0" and \
-                    {"avx512f", "fma"} <= machine_code.cpu_flags():
-                try:
-                    code = _map()
-                except (OSError, ValueError, AttributeError):
-                    code = {}
-            _code = code
-    return _code
-
-
 def _map():
     from . import _direct_conv_code as generated
     names = {("fwd", nj): f"fwd_{nj}x{rw}" for nj, rw in _COLUMNS.items()}
@@ -74,6 +51,10 @@ def _map():
     if not np.array_equal(_forward(code["fwd"], x, w, 2, 15, (1, 2), (1, 1)), want.sum(3)):
         return {}
     return code
+
+
+# {"fwd": {vectors: fn}, "dw": {vectors: fn}, "_page": mapping}, or {} where the code cannot run
+_load = machine_code.Loader(_map, {"avx512f", "fma"}, "TENSORWEAVE_DIRECT_CONV")
 
 
 def available():

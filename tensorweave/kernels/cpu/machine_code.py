@@ -8,9 +8,11 @@ and call it through ctypes, which releases the GIL for the call.
 
 import ctypes
 import mmap
+import os
 import platform
+import threading
 
-__all__ = ["x86_64_linux", "cpu_flags", "map_executable", "load"]
+__all__ = ["x86_64_linux", "cpu_flags", "map_executable", "load", "Loader"]
 
 _flags = None
 
@@ -58,3 +60,30 @@ def load(generated, prototypes):
     bytes and ENTRIES offsets), each named function called through its ctypes prototype."""
     page, addr = map_executable(generated.CODE)
     return page, {name: proto(addr + generated.ENTRIES[name]) for name, proto in prototypes.items()}
+
+
+class Loader:
+    """`loader()` is `build()`'s result, computed once on first use (thread-safe), or {} where it
+    cannot run: the CPU lacks one of `flags`, the environment variable `switch` is "0", or
+    building raises OSError/ValueError/AttributeError (a system that refuses the mapping)."""
+
+    def __init__(self, build, flags, switch=None):
+        self._build, self._flags, self._switch = build, frozenset(flags), switch
+        self._lock = threading.Lock()
+        self._value = None
+
+    def __call__(self):
+        value = self._value
+        if value is not None:           # (the common case: no lock per kernel call)
+            return value
+        with self._lock:
+            if self._value is None:
+                value = {}
+                if self._flags <= cpu_flags() and \
+                        (self._switch is None or os.environ.get(self._switch, "1") != "0"):
+                    try:
+                        value = self._build()
+                    except (OSError, ValueError, AttributeError):
+                        value = {}
+                self._value = value
+            return self._value

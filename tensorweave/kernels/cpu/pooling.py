@@ -14,8 +14,6 @@ machine-code pass each (max_pool.c, same order and bits, NaN and signed zeros in
 """
 
 import ctypes
-import os
-import threading
 
 import numpy as np
 
@@ -229,31 +227,23 @@ def _max_pool_grad_into(out, x, y, g, ks, ss, padding, explicit, store=False):
         out[...] = dxp[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w]
 
 
-_native_lock = threading.Lock()
-_native = None      # {"max_pool": fn, "max_pool_grad_tiled": fn} (max_pool.c), or {}
+def _map_max_pool():
+    from . import _max_pool_code as generated
+    P, I = ctypes.c_void_p, ctypes.c_int64
+    page, fns = machine_code.load(generated, {
+        "max_pool": ctypes.CFUNCTYPE(None, P, P, *[I] * 10),
+        "max_pool_grad_tiled": ctypes.CFUNCTYPE(None, P, P, P, P, *[I] * 8)})
+    fns["_page"] = page             # (the mapping lives as long as the functions)
+    return fns
+
+
+# max_pool.c's float32 kernels, or {}: no AVX-512F, not x86-64 Linux, or TENSORWEAVE_DIRECT_CONV=0
+# (the one switch of conv.py's and pooling.py's machine code)
+_native = machine_code.Loader(_map_max_pool, {"avx512f"}, "TENSORWEAVE_DIRECT_CONV")
 
 
 def _kernel(name):
-    """A float32 machine-code kernel of max_pool.c, or None (no AVX-512F, not x86-64 Linux, or
-    TENSORWEAVE_DIRECT_CONV=0, the one switch of conv.py's and pooling.py's machine code)."""
-    global _native
-    if _native is None:
-        with _native_lock:
-            if _native is None:
-                fns = {}
-                if os.environ.get("TENSORWEAVE_DIRECT_CONV", "1") != "0" and \
-                        "avx512f" in machine_code.cpu_flags():
-                    from . import _max_pool_code as generated
-                    P, I = ctypes.c_void_p, ctypes.c_int64
-                    protos = {"max_pool": ctypes.CFUNCTYPE(None, P, P, *[I] * 10),
-                              "max_pool_grad_tiled": ctypes.CFUNCTYPE(None, P, P, P, P, *[I] * 8)}
-                    try:
-                        page, fns = machine_code.load(generated, protos)
-                        fns["_page"] = page     # (the mapping lives as long as the functions)
-                    except (OSError, ValueError, AttributeError):
-                        fns = {}
-                _native = fns
-    return _native.get(name)
+    return _native().get(name)
 
 
 def _tiled_max_pool_grad_into(out, x, y, g, ks):

@@ -18,7 +18,6 @@ Only on x86-64 Linux with AVX; elsewhere `available()` is False and callers keep
 """
 
 import ctypes
-import threading
 
 import numpy as np
 
@@ -45,27 +44,6 @@ _LOOP = bytes.fromhex(
 _OPCODE = 8
 _RCPPS, _RSQRTPS = 0x53, 0x52
 
-_lock = threading.Lock()
-_fns = None     # {"rcp": fn, "rsqrt": fn}, or {} when unavailable
-
-
-def _load():
-    global _fns
-    if _fns is not None:            # (the common case: no lock per kernel call)
-        return _fns
-    with _lock:
-        if _fns is not None:
-            return _fns
-        fns = {}
-        if "avx" in machine_code.cpu_flags():
-            try:
-                fns = _map_code()
-            except (OSError, AttributeError, ValueError):
-                fns = {}
-        _fns = fns
-        return fns
-
-
 def _map_code():
     code = bytearray(_LOOP)
     body = len(code)
@@ -82,6 +60,9 @@ def _map_code():
         if not np.all(np.abs(got / exact - 1) < 2.0 ** -11):
             return {}
     return fns
+
+
+_load = machine_code.Loader(_map_code, {"avx"})     # {"rcp": fn, "rsqrt": fn}, or {}
 
 
 def _apply(fn, x):
