@@ -90,22 +90,32 @@ def _digest(a):
 
 
 # Recorded from TensorFlow 2.21 (oneDNN, 2 intra-op threads, this AVX-512 machine):
-# sha256[:16] of tf.nn.conv2d(x, w) and of Conv2DBackpropInput, inputs drawn in this order from
-# np.random.RandomState(7): x, w, then dy of the output's shape.
-TF_DIGESTS = [  # (n, hw, c, k, co, stride, padding), conv2d, backprop input (stride 1)
-    ((64, 14, 32, 5, 64, 1, "SAME"), "660c22d9b3f17244", "b71101c62c00573e"),    # LeNet's conv2
-    ((16, 13, 96, 3, 70, 1, "SAME"), "8cb911f5db638d5e", "0c3774810b6f64b9"),
-    ((4, 15, 3, 5, 24, 2, "SAME"), "e307ab954de4e6d3", None),
-    ((2, 20, 1, 3, 20, 1, "SAME"), "8c17baa29b98f802", "af6eebaa4949e763"),
-    ((8, 9, 40, 1, 33, 1, "VALID"), "a07912da0dac99dd", "0e124396507418c0"),
-    ((3, 17, 8, 3, 130, 3, "VALID"), "d9ee71a9a13e2258", None),
-]
+# sha256[:16] of tf.nn.conv2d(x, w), Conv2DBackpropInput (stride 1 only) and
+# Conv2DBackpropFilter, inputs drawn in this order from np.random.RandomState(seed): x, w, then
+# dy of the output's shape.
+TF_DIGESTS = {  # seed: [((n, hw, c, k, co, stride, padding), conv2d, backprop input, filter)]
+    7: [((64, 14, 32, 5, 64, 1, "SAME"), "660c22d9b3f17244", "b71101c62c00573e", "aac7d373564d8149"),
+        ((16, 13, 96, 3, 70, 1, "SAME"), "8cb911f5db638d5e", "0c3774810b6f64b9", "b43f7e41eae30343"),
+        ((4, 15, 3, 5, 24, 2, "SAME"), "e307ab954de4e6d3", None, "bb0707287d2161ec"),
+        ((2, 20, 1, 3, 20, 1, "SAME"), "8c17baa29b98f802", "af6eebaa4949e763", "fb6cb19e9e5aad8a"),
+        ((8, 9, 40, 1, 33, 1, "VALID"), "a07912da0dac99dd", "0e124396507418c0", "1bbbb24e78b52ce0"),
+        ((3, 17, 8, 3, 130, 3, "VALID"), "d9ee71a9a13e2258", None, "05807558185f65f5")],
+    # rows wider than 28 columns (the filter gradient's chunks), 1x1 over 3136 positions, an
+    # even filter
+    8: [((2, 40, 16, 3, 16, 1, "SAME"), "b01db9dd390cc5b6", "592cf8da761b03d6", "b2c26947d24344fb"),
+        ((2, 56, 16, 1, 32, 1, "VALID"), "50b78b67bbd8926e", "638ca9a404790830", "e5ea99c722ca0d4f"),
+        ((2, 29, 16, 3, 16, 1, "SAME"), "0f149cbb7287d2fd", "c72290454b3db515", "fbd66ae16421a4f2"),
+        ((1, 30, 17, 2, 20, 1, "SAME"), "626cb93586e0b567", "f54bc3d2ef43dadd", "f13a506cd7ad632e")],
+}
 
 
 @native
-def test_convolution_and_input_gradient_bits_equal_tensorflow():
-    rng = np.random.RandomState(7)
-    for (n, hw, c, k, co, s, padding), want_y, want_dx in TF_DIGESTS:
+@pytest.mark.parametrize("seed", sorted(TF_DIGESTS))
+def test_convolution_and_its_gradients_bits_equal_tensorflow(seed, monkeypatch):
+    from tensorweave.kernels.cpu import parallel
+    monkeypatch.setattr(parallel, "get_intra_op_threads", lambda: 2)    # (TF's, when recorded)
+    rng = np.random.RandomState(seed)
+    for (n, hw, c, k, co, s, padding), want_y, want_dx, want_dw in TF_DIGESTS[seed]:
         x = rng.randn(n, hw, hw, c).astype(np.float32)
         w = rng.randn(k, k, c, co).astype(np.float32)
         y = conv.conv2d_nhwc(x, w, (s, s), (1, 1), padding, None)
@@ -114,7 +124,8 @@ def test_convolution_and_input_gradient_bits_equal_tensorflow():
         if want_dx is not None:
             dx = conv.conv2d_backprop_input_nhwc(x.shape, w, dy, (s, s), (1, 1), padding, None)
             assert _digest(dx) == want_dx, (n, hw, c, k, co)
-        conv.conv2d_backprop_filter_nhwc(x, w.shape, dy, (s, s), (1, 1), padding, None)  # (rng order)
+        dw = conv.conv2d_backprop_filter_nhwc(x, w.shape, dy, (s, s), (1, 1), padding, None)
+        assert _digest(dw) == want_dw, (n, hw, c, k, co)
 
 
 def test_numpy_paths_without_the_machine_code(monkeypatch):

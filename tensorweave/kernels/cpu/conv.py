@@ -40,7 +40,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from ...framework import errors
 from ..registry import register_kernel
-from . import direct_conv
+from . import direct_conv, onednn_filter_grad
 from .parallel import batch_slices, get_intra_op_threads, matmul, parallel_map
 
 __all__ = ["conv_geometry", "scratch", "pad_nhwc", "patches_view"]
@@ -527,8 +527,13 @@ def conv2d_backprop_filter_nhwc(x, filter_shape, dy, strides, dilations, padding
         return np.zeros((kh, kw, ci, co), dtype)
     if x.dtype == dy.dtype == np.float32 and c == ci and direct_conv.available():
         xp_, pbuf = pad_nhwc(x, ph, pw, pool=pool)
-        dw = direct_conv.filter_grad(xp_, dy, kh, kw, strides, dilations,
-                                     direct_conv.balance211(n, _filter_grad_threads(n)))
+        # TF's order (onednn_filter_grad.py); where it is not known, one run per batch slice
+        order = onednn_filter_grad.plan(n, h, wd, c, co, kh, kw, oh, ow, strides, dilations, (ph, pw))
+        if order is not None and order[0] == "pieces":
+            dw = direct_conv.filter_grad_pieces(xp_, dy, kh, kw, strides, dilations, order[1])
+        else:
+            slices = order[1] if order is not None else direct_conv.balance211(n, _filter_grad_threads(n))
+            dw = direct_conv.filter_grad(xp_, dy, kh, kw, strides, dilations, slices)
         if pbuf is not None:
             pool.release(pbuf)
         return dw

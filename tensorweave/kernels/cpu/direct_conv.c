@@ -23,6 +23,12 @@
  *             elements by NJ vectors of output channels per register block; dw is read and
  *             written back once per image (so the sum's order is the positions' order).
  *
+ * dwp_NJxKB:  the same filter gradient in pieces: pieces[3q..3q+2] = (image, p0, p1) covers the
+ *             positions p0 <= p < p1 of that image (p = row * ow + column); each piece is a
+ *             running FMA from zero, then added to dw (dw = dw + piece), pieces in list order:
+ *             the order of oneDNN's filter-gradient kernels, whose register blocks start from
+ *             zero per output-row chunk (or per reduce block for 1x1 filters).
+ *
  * The last vector of a block is loaded and stored under the 16-bit mask `m` (output channels
  * that are not a multiple of 16).
  */
@@ -112,6 +118,47 @@ void dw_##NJ##x##KB(const float *x, const i64 *xoff, i64 K, const float *dy, i64
     }                                                                                       \
 }
 
+#define DWP(NJ, KB)                                                                         \
+void dwp_##NJ##x##KB(const float *x, const i64 *xoff, i64 K, const float *dy, i64 dyld,    \
+                     float *dw, i64 dwld, const i64 *pieces, i64 npieces, i64 hw, i64 ow,   \
+                     i64 xn, i64 xr, i64 xc, i64 mask)                                      \
+{                                                                                           \
+    enum { NJv = NJ };                                                                      \
+    const __mmask16 m = (__mmask16)mask;                                                    \
+    for (i64 q0 = 0, q1; q0 < npieces; q0 = q1) {                                           \
+        const i64 img = pieces[3 * q0];                                                     \
+        for (q1 = q0 + 1; q1 < npieces && pieces[3 * q1] == img; q1++) {}                  \
+        for (i64 k0 = 0; k0 < K; k0 += KB) {                                                \
+            const float *xs[KB];                                                            \
+            for (int b = 0; b < KB; b++) xs[b] = x + img * xn + xoff[k0 + b];               \
+            for (i64 q = q0; q < q1; q++) {                                                 \
+                const i64 p0 = pieces[3 * q + 1], p1 = pieces[3 * q + 2];                   \
+                __m512 acc[KB][NJ];                                                         \
+                for (int b = 0; b < KB; b++)                                                \
+                    for (int j = 0; j < NJ; j++) acc[b][j] = _mm512_setzero_ps();           \
+                i64 r = p0 / ow, c = p0 - (p0 / ow) * ow;                                   \
+                const float *g = dy + (img * hw + p0) * dyld;                               \
+                for (i64 p = p0; p < p1; p++, g += dyld) {                                  \
+                    const i64 o = r * xr + c * xc;                                          \
+                    __m512 gv[NJ];                                                          \
+                    for (int j = 0; j < NJ; j++) gv[j] = LOADV(g, j);                       \
+                    for (int b = 0; b < KB; b++) {                                          \
+                        const __m512 xv = _mm512_set1_ps(xs[b][o]);                         \
+                        for (int j = 0; j < NJ; j++)                                        \
+                            acc[b][j] = _mm512_fmadd_ps(xv, gv[j], acc[b][j]);              \
+                    }                                                                       \
+                    if (++c == ow) { c = 0; r++; }                                          \
+                }                                                                           \
+                for (int b = 0; b < KB; b++)                                                \
+                    for (int j = 0; j < NJ; j++) {                                          \
+                        float *t = dw + (k0 + b) * dwld;                                    \
+                        STOREV(t, j, _mm512_add_ps(LOADV(t, j), acc[b][j]));                \
+                    }                                                                       \
+            }                                                                               \
+        }                                                                                   \
+    }                                                                                       \
+}
+
 /* Register blocks: NJ * RW (or NJ * KB) accumulators plus NJ vectors stay within the 32 zmm
  * registers (fwd_4x7 spills one accumulator and still measured fastest for 4 vectors). */
 FWD(4, 7)
@@ -122,3 +169,7 @@ DW(4, 6)
 DW(3, 8)
 DW(2, 12)
 DW(1, 24)
+DWP(4, 6)
+DWP(3, 8)
+DWP(2, 12)
+DWP(1, 24)

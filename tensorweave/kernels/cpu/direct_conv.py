@@ -22,7 +22,8 @@ import numpy as np
 from . import machine_code
 from .parallel import batch_slices, parallel_map
 
-__all__ = ["available", "forward", "filter_grad", "matmul", "readable_width", "balance211"]
+__all__ = ["available", "forward", "filter_grad", "filter_grad_pieces", "matmul", "readable_width",
+           "balance211"]
 
 # Output columns per register block of the forward kernel, and filter elements per block of the
 # filter-gradient kernel, by the number of 16-channel vectors in the block (direct_conv.c).
@@ -33,14 +34,16 @@ _P, _I = ctypes.c_void_p, ctypes.c_int64
 _ARGS = (_P, _P, _I, _P, _I, _P, _I, _I, _I, _I, _I, _I, _I, _I)
 _FWD = ctypes.CFUNCTYPE(None, *_ARGS, _P, _I)       # (+ bias, relu)
 _DW = ctypes.CFUNCTYPE(None, *_ARGS)
+_DWP = ctypes.CFUNCTYPE(None, _P, _P, _I, _P, _I, _P, _I, _P, _I, _I, _I, _I, _I, _I, _I)
 
 def _map():
     from . import _direct_conv_code as generated
     names = {("fwd", nj): f"fwd_{nj}x{rw}" for nj, rw in _COLUMNS.items()}
-    names.update({("dw", nj): f"dw_{nj}x{kb}" for nj, kb in _ELEMENTS.items()})
-    page, fns = machine_code.load(generated, {name: _FWD if kind == "fwd" else _DW
-                                              for (kind, _), name in names.items()})
-    code = {"_page": page, "fwd": {}, "dw": {}}
+    for kind in ("dw", "dwp"):
+        names.update({(kind, nj): f"{kind}_{nj}x{kb}" for nj, kb in _ELEMENTS.items()})
+    protos = {"fwd": _FWD, "dw": _DW, "dwp": _DWP}
+    page, fns = machine_code.load(generated, {name: protos[kind] for (kind, _), name in names.items()})
+    code = {"_page": page, "fwd": {}, "dw": {}, "dwp": {}}
     for (kind, nj), name in names.items():
         code[kind][nj] = fns[name]
     # A check of the mapping on a tiny strided problem with a masked block: small integers,
@@ -115,6 +118,37 @@ def _forward(fns, xp, w, oh, ow, strides, dilations, kw_outer=False, bias=None, 
     if n and oh and ow and co:
         parallel_map(run, batch_slices(n, n * oh * ow * co * len(xoff)))
     return y
+
+
+def filter_grad_pieces(xp, dy, kh, kw, strides, dilations, pieces):
+    """filter_grad() summed in pieces: `pieces` holds, per thread, an (P, 3) int64 array of
+    (image, p0, p1) position ranges (p = row * OW + column); each piece is a running FMA per
+    filter element from 0, added to its thread's sum in order; the threads' sums are then added
+    in order."""
+    fns = _load()["dwp"]
+    xp = np.ascontiguousarray(xp, np.float32)
+    dy = np.ascontiguousarray(dy, np.float32)
+    n, hp, wp, c = xp.shape
+    _, oh, ow, co = dy.shape
+    xoff = _offsets(kh, kw, c, wp * c, dilations, False)
+    k = len(xoff)
+    rows = max([k] + [-(-k // _ELEMENTS[nj]) * _ELEMENTS[nj] for _, nj, _ in _blocks(co)])
+    xoff = np.concatenate([xoff, np.zeros(rows - k, np.int64)])    # (padding rows read x[0])
+    xn, xr, xc = hp * wp * c, strides[0] * wp * c, strides[1] * c
+
+    def run(part):
+        part = np.ascontiguousarray(part, np.int64)
+        dw = np.zeros((rows, co), np.float32)
+        for j0, nj, mask in _blocks(co):
+            fns[nj](xp.ctypes.data, xoff.ctypes.data, -(-k // _ELEMENTS[nj]) * _ELEMENTS[nj],
+                    dy.ctypes.data + 4 * j0, co, dw.ctypes.data + 4 * j0, co,
+                    part.ctypes.data, len(part), oh * ow, ow, xn, xr, xc, mask)
+        return dw
+    parts = parallel_map(run, pieces)
+    total = parts[0]
+    for p in parts[1:]:
+        total += p
+    return total[:k].reshape(kh, kw, c, co)
 
 
 def matmul(a, b):
