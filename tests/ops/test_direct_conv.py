@@ -191,3 +191,42 @@ def test_empty_dimensions():
         assert conv.conv2d_backprop_filter_nhwc(x, w.shape, dy, (1, 1), (1, 1), "SAME", None).shape == w.shape
     assert direct_conv.matmul(np.ones((3, 4), np.float32), np.ones((4, 0), np.float32)).shape == (3, 0)
     assert direct_conv.matmul(np.ones((0, 4), np.float32), np.ones((4, 2), np.float32)).shape == (0, 2)
+
+
+@native
+def test_random_geometries_agree_with_the_numpy_paths(monkeypatch):
+    """Many strides, dilations, paddings and channel counts: the kernels read only inside their
+    buffers (a wrong offset would crash or differ) and agree with the NumPy paths."""
+    rng = np.random.RandomState(5)
+    ran = 0
+    for _ in range(40):
+        n, h, w = rng.randint(1, 4), rng.randint(1, 12), rng.randint(1, 31)
+        c, co = rng.choice([1, 2, 5, 16, 17, 33]), rng.choice([1, 7, 16, 31, 64, 65])
+        kh, kw = rng.randint(1, min(h, 4) + 1), rng.randint(1, min(w, 5) + 1)
+        strides = (rng.randint(1, 4), rng.randint(1, 4))
+        dilations = (1, 1) if rng.rand() < 0.5 else (rng.randint(1, 3), rng.randint(1, 3))
+        padding = rng.choice(["SAME", "VALID", "EXPLICIT"])
+        explicit = ((rng.randint(0, 3), rng.randint(0, 3)), (rng.randint(0, 3), rng.randint(0, 3))) \
+            if padding == "EXPLICIT" else None
+        if (kh - 1) * dilations[0] + 1 > h + (sum(explicit[0]) if explicit else 0) and padding != "SAME":
+            continue
+        if (kw - 1) * dilations[1] + 1 > w + (sum(explicit[1]) if explicit else 0) and padding != "SAME":
+            continue
+        x = rng.randn(n, h, w, c).astype(np.float32)
+        f = rng.randn(kh, kw, c, co).astype(np.float32)
+        args = (strides, dilations, padding, explicit)
+        y = conv.conv2d_nhwc(x, f, *args)
+        dy = rng.randn(*y.shape).astype(np.float32)
+        fast = [y, conv.conv2d_backprop_filter_nhwc(x, f.shape, dy, *args)]
+        if strides == (1, 1):
+            fast.append(conv.conv2d_backprop_input_nhwc(x.shape, f, dy, *args))
+        with monkeypatch.context() as mp:
+            mp.setattr(direct_conv, "_load", dict)
+            slow = [conv.conv2d_nhwc(x, f, *args), conv.conv2d_backprop_filter_nhwc(x, f.shape, dy, *args)]
+            if strides == (1, 1):
+                slow.append(conv.conv2d_backprop_input_nhwc(x.shape, f, dy, *args))
+        for a, b in zip(fast, slow):
+            assert a.shape == b.shape
+            np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4 * (np.abs(b).max() + 1))
+        ran += 1
+    assert ran >= 25
