@@ -20,7 +20,7 @@ import ctypes
 import numpy as np
 
 from . import machine_code
-from .parallel import batch_slices, parallel_map
+from .parallel import SPLIT_MACS as _SPLIT_MACS, _workers, batch_slices, parallel_map
 
 __all__ = ["available", "forward", "filter_grad", "filter_grad_pieces", "matmul", "readable_width",
            "balance211"]
@@ -35,15 +35,17 @@ _ARGS = (_P, _P, _I, _P, _I, _P, _I, _I, _I, _I, _I, _I, _I, _I)
 _FWD = ctypes.CFUNCTYPE(None, *_ARGS, _P, _I)       # (+ bias, relu)
 _DW = ctypes.CFUNCTYPE(None, *_ARGS)
 _DWP = ctypes.CFUNCTYPE(None, _P, _P, _I, _P, _I, _P, _I, _P, _I, _I, _I, _I, _I, _I, _I)
+_MM = ctypes.CFUNCTYPE(None, _P, _I, _I, _P, _I, _P, _I, _P, _I, _I, _I)
 
 def _map():
     from . import _direct_conv_code as generated
     names = {("fwd", nj): f"fwd_{nj}x{rw}" for nj, rw in _COLUMNS.items()}
+    names.update({("mm", nj): f"mm_{nj}x{rw}" for nj, rw in _COLUMNS.items()})
     for kind in ("dw", "dwp"):
         names.update({(kind, nj): f"{kind}_{nj}x{kb}" for nj, kb in _ELEMENTS.items()})
-    protos = {"fwd": _FWD, "dw": _DW, "dwp": _DWP}
+    protos = {"fwd": _FWD, "dw": _DW, "dwp": _DWP, "mm": _MM}
     page, fns = machine_code.load(generated, {name: protos[kind] for (kind, _), name in names.items()})
-    code = {"_page": page, "fwd": {}, "dw": {}, "dwp": {}}
+    code = {"_page": page, "fwd": {}, "dw": {}, "dwp": {}, "mm": {}}
     for (kind, nj), name in names.items():
         code[kind][nj] = fns[name]
     # A check of the mapping on a tiny strided problem with a masked block: small integers,
@@ -151,16 +153,63 @@ def filter_grad_pieces(xp, dy, kh, kw, strides, dilations, pieces):
     return total[:k].reshape(kh, kw, c, co)
 
 
-def matmul(a, b):
-    """a @ b for float32 (m, k) by (k, n), each output a running FMA from 0 over k: the forward
-    kernel on a 1x1 convolution of one row of m "pixels" with k channels."""
+def matmul(a, b, k_bounds=None):
+    """a @ b for float32 (m, k) by (k, n), each output a running FMA from 0 over k (the mm
+    kernels read `a` through its strides, so transposed views cost no copy). With `k_bounds`
+    [0, k1, ..., k], each block of k is such a run and the blocks' results are added in order
+    (oneDNN's GEMM). Big products split their 64-column blocks (or their rows) between the
+    intra-op workers in a splitting step."""
+    fns = _load()["mm"]
     m, k = a.shape
     n = b.shape[1]
-    rows = readable_width(m, 1, 1, 1, n)
-    ap = np.empty((1, 1, rows, k), np.float32)
-    ap[0, 0, :m] = a
-    ap[0, 0, m:] = 0
-    return forward(ap, np.asarray(b, np.float32).reshape(1, 1, k, n), 1, m, (1, 1), (1, 1)).reshape(m, n)
+    out = np.empty((m, n), np.float32)
+    if not (m and n):
+        return out
+    if not k:
+        out.fill(0)
+        return out
+    a = np.asarray(a, np.float32)
+    b = np.asarray(b, np.float32)
+    if not b.flags.c_contiguous and b.T.flags.c_contiguous and a.size < b.size:
+        # a @ W^T: as (W @ a^T)^T, W read in place and only the smaller a copied
+        return np.ascontiguousarray(matmul(b.T, a.T, k_bounds).T)
+    if a.strides[0] % 4 or a.strides[1] % 4 or min(a.strides) < 0:
+        a = np.ascontiguousarray(a)
+    b = np.ascontiguousarray(b)
+    bounds = np.asarray([0, k] if k_bounds is None else k_bounds, np.int64)
+    ars, aks = a.strides[0] // 4, a.strides[1] // 4
+    blocks = list(_blocks(n))
+    parts = [(0, m, blocks)]
+    workers = _workers()
+    if workers > 1 and m * k * n >= _SPLIT_MACS:
+        if len(blocks) >= workers:
+            per = -(-len(blocks) // workers)
+            parts = [(0, m, blocks[i:i + per]) for i in range(0, len(blocks), per)]
+        elif m >= 28 * workers:
+            step = -(-(-(-m // workers)) // 14) * 14
+            parts = [(i, min(m, i + step), blocks) for i in range(0, m, step)]
+
+    def run(part):
+        i0, i1, bl = part
+        tails = {}      # the last rows, in a buffer of one whole register block per block width
+        for j0, nj, mask in bl:
+            rw = _COLUMNS[nj]
+            full = (i1 - i0) // rw * rw
+            if full:
+                fns[nj](a.ctypes.data + 4 * i0 * ars, ars, aks, bounds.ctypes.data, len(bounds) - 1,
+                        b.ctypes.data + 4 * j0, n, out.ctypes.data + 4 * (i0 * n + j0), n, full, mask)
+            rows = i1 - i0 - full
+            if rows:
+                if rw not in tails:
+                    tail = np.zeros((rw, k), np.float32)
+                    tail[:rows] = a[i0 + full:i1]
+                    tails[rw] = tail, np.empty((rw, n), np.float32)
+                tail, res = tails[rw]
+                fns[nj](tail.ctypes.data, k, 1, bounds.ctypes.data, len(bounds) - 1,
+                        b.ctypes.data + 4 * j0, n, res.ctypes.data + 4 * j0, n, rw, mask)
+                out[i0 + full:i1, j0:j0 + 16 * nj] = res[:rows, j0:j0 + 16 * nj]
+    parallel_map(run, parts)
+    return out
 
 
 def balance211(n, parts):

@@ -11,7 +11,7 @@ import numpy as np
 
 from ...framework import errors
 from ..registry import register_kernel
-from . import eigen_math, softmax_order, tf_order
+from . import eigen_math, parallel, softmax_order, tf_order
 from .math import _TF_ROUNDED_MAX
 
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -336,9 +336,10 @@ def _bias_add_grad(op, ctx):
     def bias_add_grad(g):
         c = _bias_axis(fmt, g.ndim)
         if (xp is np and g.dtype == np.float32 and c == g.ndim - 1 and g.size
-                and g.size <= tf_order.EXACT_MAX_ELEMENTS):  # (empty: NumPy path)
-            # rows added one after another, as TF adds them (printed values match its digits)
-            return tf_order.bias_add_grad(g.reshape(-1, g.shape[-1]))
+                and (g.shape[-1] > 1 or g.size <= tf_order.EXACT_MAX_ELEMENTS)):  # (empty: NumPy)
+            # rows added one after another, as TF adds them (printed values match its digits);
+            # as fast as any sum for two or more channels, so at every size
+            return tf_order.bias_add_grad(g.reshape(-1, g.shape[-1]), parallel.get_intra_op_threads() or 1)
         if g.dtype.kind == "f" and g.dtype.itemsize >= 4 and g.flags.c_contiguous:
             # einsum's sum over the rows of a (rows, C) view adds whole rows with vectorized
             # loops, 2-3x faster than g.sum over the leading axes and as accurate. (A

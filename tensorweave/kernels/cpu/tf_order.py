@@ -25,13 +25,17 @@ import numpy as np
 from . import direct_conv
 
 __all__ = ["inner_sum", "outer_sum", "reduce_sum", "reduce_mean", "matmul", "matmul_exact_ok", "matmul_block",
-           "matvec", "matvec_order", "matmul_dot16", "DOT16_ROWS", "batch_matmul", "MATVEC_EXACT_MAX_MACS", "bias_add_grad",            "EXACT_MAX_ELEMENTS"]
+           "matvec", "matvec_order", "matmul_dot16", "DOT16_ROWS", "batch_matmul", "MATVEC_EXACT_MAX_MACS", "bias_add_grad",
+           "EXACT_MAX_ELEMENTS", "OUTER_EXACT_MAX_ELEMENTS", "exact_max_elements"]
 
 _f = np.float32
 _P = 8                  # Eigen's float packet (AVX)
 # TF's full reduction is one shard on one thread at least up to 4e6 values (measured on 2 cores);
 # the exact path stops at 2^18 values (under ~1 ms) so big reductions keep NumPy's speed.
 EXACT_MAX_ELEMENTS = 1 << 18
+# Outer-axis sums (a conv layer's `+ b` gradient: Sum over N, H, W) cost no more than NumPy's, and
+# TF adds them in one shard at least up to 250000 x 32 and 60000 x 128 values (measured, 2 threads).
+OUTER_EXACT_MAX_ELEMENTS = 1 << 23
 
 
 # float64 reduces in Eigen's Packet4d: the same orders with 4 lanes (measured on TF 2.21)
@@ -159,6 +163,13 @@ def _simplify(shape, axes):
     return dims, (red[0] if red else False)
 
 
+def exact_max_elements(shape, axes):
+    """The size up to which reduce_sum / reduce_mean of this layout take TF's order."""
+    dims, first_red = _simplify(shape, set(axes))
+    outer = (len(dims) == 2 and first_red) or (len(dims) == 3 and not first_red)
+    return OUTER_EXACT_MAX_ELEMENTS if outer else EXACT_MAX_ELEMENTS
+
+
 def reduce_sum(x, axes):
     """TF's float32 (or float64) Sum of x over `axes` (a tuple of non-negative ints), keep_dims False shape.
 
@@ -245,10 +256,7 @@ def matmul(a, b, block=_MM_BLOCK):
     k = a.shape[1]
     block = block or k
     if direct_conv.available():     # the same sums by true FMAs in registers
-        out = direct_conv.matmul(a[:, :block], b[:block])
-        for k0 in range(block, k, block):
-            out += direct_conv.matmul(a[:, k0:k0 + block], b[k0:k0 + block])
-        return out
+        return direct_conv.matmul(a, b, list(range(0, k, block)) + [k])
     # every product a[i, k] * b[k, j] at once, (k, m, n), exact in float64
     prods = np.asarray(a, np.float64).T[:, :, None] * np.asarray(b, np.float64)[:, None, :]
     out = _fma_run(prods, 0, min(k, block))
@@ -355,8 +363,24 @@ def matvec(a, b):
 
 
 # -- BiasAddGrad ---------------------------------------------------------------------------------
-def bias_add_grad(g):
+# Past this many values TF's BiasAddGrad with at most 64 channels splits the rows between two
+# threads (measured on TF 2.21, 2 intra-op threads: 1944 x 64 is one run, 1945 x 64 two; with
+# 65 or more channels one run at every size tried, up to 65536 x 256).
+_BIAS_GRAD_SPLIT_ELEMENTS = 124416
+_BIAS_GRAD_SPLIT_MAX_CHANNELS = 64
+
+
+def bias_add_grad(g, threads=1):
     """TF's float32 BiasAddGrad of g (rows, channels) in NHWC: each channel one running sum over
-    the rows in order (measured on TF 2.21, also for one channel, where Sum would use a tree)."""
+    the rows in order (measured on TF 2.21, also for one channel, where Sum would use a tree);
+    with `threads` >= 2, few channels and many values, the two halves of the rows (the first
+    one row longer) each summed so, then added."""
     g = np.ascontiguousarray(g, _f)
-    return _seq_rows(g) if g.shape[0] else np.zeros(g.shape[1], _f)
+    rows, channels = g.shape
+    if not rows:
+        return np.zeros(channels, _f)
+    if threads >= 2 and 2 <= channels <= _BIAS_GRAD_SPLIT_MAX_CHANNELS and \
+            g.size > _BIAS_GRAD_SPLIT_ELEMENTS:
+        half = -(-rows // 2)
+        return _seq_rows(g[:half]) + _seq_rows(g[half:])
+    return _seq_rows(g)
