@@ -18,7 +18,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CPU = os.path.join(ROOT, "tensorweave", "kernels", "cpu")
-SOURCES = ("direct_conv.c", "max_pool.c")
+SOURCES = ("direct_conv.c", "max_pool.c", "rows.c")
 CFLAGS = ["-O3", "-mavx512f", "-mfma", "-ffreestanding", "-fno-builtin", "-fno-stack-protector",
           "-fcf-protection=none", "-fno-asynchronous-unwind-tables", "-fno-pic", "-nostdlib"]
 

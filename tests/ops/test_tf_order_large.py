@@ -77,3 +77,17 @@ def test_k_blocks():
     assert onednn_gemm.k_blocks(5, 100, 30, False, True, 2) is None
     assert onednn_gemm.k_blocks(1, 100, 30, False, False, 2) is None
     assert onednn_gemm.k_blocks(30, 100, 1, False, False, 2) is None
+
+
+def test_row_sums_in_machine_code_equal_numpys_sequential_sums(monkeypatch):
+    from tensorweave.kernels.cpu import tf_order
+    rng = np.random.RandomState(3)
+    for shape in ((64, 3), (100, 16), (1000, 37), (300, 64), (70, 130), (65, 2, 40)):
+        x = rng.randn(*shape).astype(np.float32)
+        x.reshape(-1)[rng.choice(x.size, 5, replace=False)] = (-0.0, np.inf, -np.inf, np.nan, 1e30)
+        x[0].reshape(-1)[0] = -0.0
+        fast = tf_order._seq_rows(x)
+        monkeypatch.setattr(tf_order, "_rows", dict)
+        slow = tf_order._seq_rows(x)
+        monkeypatch.undo()
+        np.testing.assert_array_equal(fast.view(np.uint32), slow.view(np.uint32))

@@ -20,9 +20,11 @@ Orders (measured by comparing float32 bit patterns with real TF, see tests/ops/t
 * Mean is that sum divided by float32(n).
 """
 
+import ctypes
+
 import numpy as np
 
-from . import direct_conv
+from . import direct_conv, machine_code
 
 __all__ = ["inner_sum", "outer_sum", "reduce_sum", "reduce_mean", "matmul", "matmul_exact_ok", "matmul_block",
            "matvec", "matvec_order", "matmul_dot16", "DOT16_ROWS", "batch_matmul", "MATVEC_EXACT_MAX_MACS", "bias_add_grad",
@@ -52,12 +54,32 @@ def _hsum(acc):
     return t[..., 0]
 
 
+def _map_rows():
+    from . import _rows_code as generated
+    P, I = ctypes.c_void_p, ctypes.c_int64
+    page, fns = machine_code.load(generated, {"sum_rows": ctypes.CFUNCTYPE(None, P, I, I, I, P)})
+    fns["_page"] = page
+    return fns
+
+
+# rows.c's sum_rows, or {} (no AVX-512F, or TENSORWEAVE_DIRECT_CONV=0)
+_rows = machine_code.Loader(_map_rows, {"avx512f"}, "TENSORWEAVE_DIRECT_CONV")
+_NATIVE_ROWS_MIN = 64       # below this many rows NumPy's call is as quick
+
+
 def _seq_rows(x):
     """x[0] + x[1] + ... over axis 0, in that order, in x's dtype."""
     dt = x.dtype
     if x.shape[0] == 0:
         return np.zeros(x.shape[1:], dt)
     x = np.ascontiguousarray(x)
+    if dt == np.float32 and x.shape[0] >= _NATIVE_ROWS_MIN and x[0].size > 1:
+        fn = _rows().get("sum_rows")
+        if fn is not None:
+            out = np.empty(x.shape[1:], dt)
+            cols = x[0].size
+            fn(x.ctypes.data, x.shape[0], cols, cols, out.ctypes.data)
+            return out
     if x[0].size <= 1:
         # NumPy would sum a lone column pairwise; a running sum is sequential
         return np.add.accumulate(x, axis=0, dtype=dt)[-1]
