@@ -176,8 +176,8 @@ void mm_##NJ##x##RW(const float *a, i64 ars, i64 aks, const i64 *kb, i64 nkb,   
 {                                                                                           \
     enum { NJv = NJ };                                                                      \
     const __mmask16 msk = (__mmask16)mask;                                                  \
-    for (i64 r0 = 0; r0 < m; r0 += RW)                                                      \
-    for (i64 q = 0; q < nkb; q++) {                                                         \
+    for (i64 q = 0; q < nkb; q++)       /* (k-blocks outer: each block of w read once) */ \
+    for (i64 r0 = 0; r0 < m; r0 += RW) {                                                    \
         __m512 acc[RW][NJ];                                                                 \
         for (int t = 0; t < RW; t++)                                                        \
             for (int j = 0; j < NJ; j++) acc[t][j] = _mm512_setzero_ps();                   \

@@ -20,7 +20,7 @@ import ctypes
 import numpy as np
 
 from . import machine_code
-from .parallel import SPLIT_MACS as _SPLIT_MACS, _workers, batch_slices, parallel_map
+from .parallel import SPLIT_MACS as _SPLIT_MACS, _workers, batch_slices, intra_op_workers, parallel_map
 
 __all__ = ["available", "forward", "filter_grad", "filter_grad_pieces", "matmul", "readable_width",
            "balance211"]
@@ -122,33 +122,81 @@ def _forward(fns, xp, w, oh, ow, strides, dilations, kw_outer=False, bias=None, 
     return y
 
 
+def filter_grad(xp, dy, kh, kw, strides, dilations, slices):
+    """The filter gradient (KH, KW, C, CO) float32 of the convolution of padded NHWC float32
+    `xp` given the output gradient `dy` (N, OH, OW, CO): for each batch slice in `slices`
+    (start, stop), a running FMA per filter element over the slice's positions (image, row,
+    column), then the slices' partial sums added in order."""
+    fns = _load()["dw"]
+
+    def call(nj, geo, dw, j0, r0, count, mask, s):
+        i0, i1 = s
+        fns[nj](geo.xp.ctypes.data + 4 * i0 * geo.xn, geo.xoff.ctypes.data + 8 * r0, count,
+                geo.dy.ctypes.data + 4 * (i0 * geo.oh * geo.ow * geo.co + j0), geo.co,
+                dw.ctypes.data + 4 * (r0 * geo.co + j0), geo.co, i1 - i0, geo.oh, geo.ow,
+                geo.xn, geo.xr, geo.xc, mask)
+    return _filter_grad(xp, dy, kh, kw, strides, dilations, slices, call)
+
+
 def filter_grad_pieces(xp, dy, kh, kw, strides, dilations, pieces):
     """filter_grad() summed in pieces: `pieces` holds, per thread, an (P, 3) int64 array of
     (image, p0, p1) position ranges (p = row * OW + column); each piece is a running FMA per
     filter element from 0, added to its thread's sum in order; the threads' sums are then added
     in order."""
     fns = _load()["dwp"]
-    xp = np.ascontiguousarray(xp, np.float32)
-    dy = np.ascontiguousarray(dy, np.float32)
+    pieces = [np.ascontiguousarray(p, np.int64) for p in pieces]
+
+    def call(nj, geo, dw, j0, r0, count, mask, part):
+        fns[nj](geo.xp.ctypes.data, geo.xoff.ctypes.data + 8 * r0, count,
+                geo.dy.ctypes.data + 4 * j0, geo.co, dw.ctypes.data + 4 * (r0 * geo.co + j0), geo.co,
+                part.ctypes.data, len(part), geo.oh * geo.ow, geo.ow, geo.xn, geo.xr, geo.xc, mask)
+    return _filter_grad(xp, dy, kh, kw, strides, dilations, pieces, call)
+
+
+class _Geometry:
+    __slots__ = ("xp", "dy", "xoff", "co", "oh", "ow", "xn", "xr", "xc")
+
+
+# Filter-element rows are split between workers at multiples of every block's element count.
+_ROW_ALIGN = 24
+
+
+def _filter_grad(xp, dy, kh, kw, strides, dilations, parts, call):
+    """The driver of both filter gradients: one sum per part (a batch slice or a thread's
+    pieces), added in order. A step with more workers than parts also splits each part's
+    output channels (or filter elements) between them: independent sums, so the same bits."""
+    geo = _Geometry()
+    geo.xp = xp = np.ascontiguousarray(xp, np.float32)
+    geo.dy = dy = np.ascontiguousarray(dy, np.float32)
     n, hp, wp, c = xp.shape
-    _, oh, ow, co = dy.shape
+    _, geo.oh, geo.ow, geo.co = dy.shape
+    co = geo.co
     xoff = _offsets(kh, kw, c, wp * c, dilations, False)
     k = len(xoff)
-    rows = max([k] + [-(-k // _ELEMENTS[nj]) * _ELEMENTS[nj] for _, nj, _ in _blocks(co)])
-    xoff = np.concatenate([xoff, np.zeros(rows - k, np.int64)])    # (padding rows read x[0])
-    xn, xr, xc = hp * wp * c, strides[0] * wp * c, strides[1] * c
+    blocks = list(_blocks(co))
+    rows = -(-k // _ROW_ALIGN) * _ROW_ALIGN
+    geo.xoff = np.concatenate([xoff, np.zeros(rows - k, np.int64)])    # (padding rows read x[0])
+    geo.xn, geo.xr, geo.xc = hp * wp * c, strides[0] * wp * c, strides[1] * c
+    dws = [np.zeros((rows, co), np.float32) for _ in parts]
+    jobs = [(i, blocks, 0, k) for i in range(len(parts))]
+    ways = intra_op_workers() // max(len(parts), 1)
+    if ways > 1:
+        if len(blocks) >= ways:
+            per = -(-len(blocks) // ways)
+            jobs = [(i, blocks[b:b + per], 0, k) for i in range(len(parts)) for b in range(0, len(blocks), per)]
+        elif k >= 2 * _ROW_ALIGN:
+            step = -(-(-(-k // ways)) // _ROW_ALIGN) * _ROW_ALIGN
+            jobs = [(i, blocks, r, min(k, r + step)) for i in range(len(parts)) for r in range(0, k, step)]
 
-    def run(part):
-        part = np.ascontiguousarray(part, np.int64)
-        dw = np.zeros((rows, co), np.float32)
-        for j0, nj, mask in _blocks(co):
-            fns[nj](xp.ctypes.data, xoff.ctypes.data, -(-k // _ELEMENTS[nj]) * _ELEMENTS[nj],
-                    dy.ctypes.data + 4 * j0, co, dw.ctypes.data + 4 * j0, co,
-                    part.ctypes.data, len(part), oh * ow, ow, xn, xr, xc, mask)
-        return dw
-    parts = parallel_map(run, pieces)
-    total = parts[0]
-    for p in parts[1:]:
+    def run(job):
+        i, bl, r0, r1 = job
+        for j0, nj, mask in bl:
+            elements = _ELEMENTS[nj]
+            call(nj, geo, dws[i], j0, r0, -(-(r1 - r0) // elements) * elements, mask, parts[i])
+    if n * geo.oh * geo.ow and co:
+        parallel_map(run, jobs)
+    total = dws[0]
+    for p in dws[1:]:
         total += p
     return total[:k].reshape(kh, kw, c, co)
 
@@ -223,32 +271,3 @@ def balance211(n, parts):
     return [(bounds[t], bounds[t + 1]) for t in range(parts)]
 
 
-def filter_grad(xp, dy, kh, kw, strides, dilations, slices):
-    """The filter gradient (KH, KW, C, CO) float32 of the convolution of padded NHWC float32
-    `xp` given the output gradient `dy` (N, OH, OW, CO): for each batch slice in `slices`
-    (start, stop), a running FMA per filter element over the slice's positions (image, row,
-    column), then the slices' partial sums added in order."""
-    fns = _load()["dw"]
-    xp = np.ascontiguousarray(xp, np.float32)
-    dy = np.ascontiguousarray(dy, np.float32)
-    n, hp, wp, c = xp.shape
-    _, oh, ow, co = dy.shape
-    xoff = _offsets(kh, kw, c, wp * c, dilations, False)
-    k = len(xoff)
-    rows = max([k] + [-(-k // _ELEMENTS[nj]) * _ELEMENTS[nj] for _, nj, _ in _blocks(co)])
-    xoff = np.concatenate([xoff, np.zeros(rows - k, np.int64)])    # (padding rows read x[0])
-    xn, xr, xc = hp * wp * c, strides[0] * wp * c, strides[1] * c
-
-    def run(s):
-        i0, i1 = s
-        dw = np.zeros((rows, co), np.float32)
-        for j0, nj, mask in _blocks(co):
-            fns[nj](xp.ctypes.data + 4 * i0 * xn, xoff.ctypes.data, -(-k // _ELEMENTS[nj]) * _ELEMENTS[nj],
-                    dy.ctypes.data + 4 * (i0 * oh * ow * co + j0), co, dw.ctypes.data + 4 * j0, co,
-                    i1 - i0, oh, ow, xn, xr, xc, mask)
-        return dw
-    parts = parallel_map(run, slices)
-    total = parts[0]
-    for p in parts[1:]:
-        total += p
-    return total[:k].reshape(kh, kw, c, co)
