@@ -159,25 +159,18 @@ void dwp_##NJ##x##KB(const float *x, const i64 *xoff, i64 K, const float *dy, i6
     }                                                                                       \
 }
 
-#define LOADM(p, j) ((j) == NJv - 1 ? _mm512_maskz_loadu_ps(msk, (p) + 16 * (j)) \
-                                    : _mm512_loadu_ps((p) + 16 * (j)))
-#define STOREM(p, j, v) do {                                                   \
-        if ((j) == NJv - 1) _mm512_mask_storeu_ps((p) + 16 * (j), msk, (v));   \
-        else _mm512_storeu_ps((p) + 16 * (j), (v));                            \
-    } while (0)
-
-/* mm_NJxRW: c[i, j] = a @ w for one output-column block and m a multiple of RW, a read through
+/* mm_NJxRW: c[i, j] = a @ w for one output-column block and `rows` a multiple of RW, a read through
  * strides (row i, element kk at a[i * ars + kk * aks], so a transposed view needs no copy) and
  * w (K, wld) row-major: each block [kb[q], kb[q + 1]) of k is a running FMA from zero, the first
  * stored to c and the later ones added (c = c + block): oneDNN's GEMM order. */
 #define MM(NJ, RW)                                                                          \
 void mm_##NJ##x##RW(const float *a, i64 ars, i64 aks, const i64 *kb, i64 nkb,              \
-                    const float *w, i64 wld, float *c, i64 cld, i64 m, i64 mask)            \
+                    const float *w, i64 wld, float *c, i64 cld, i64 rows, i64 mask)            \
 {                                                                                           \
     enum { NJv = NJ };                                                                      \
-    const __mmask16 msk = (__mmask16)mask;                                                  \
+    const __mmask16 m = (__mmask16)mask;                                                  \
     for (i64 q = 0; q < nkb; q++)       /* (k-blocks outer: each block of w read once) */ \
-    for (i64 r0 = 0; r0 < m; r0 += RW) {                                                    \
+    for (i64 r0 = 0; r0 < rows; r0 += RW) {                                                    \
         __m512 acc[RW][NJ];                                                                 \
         for (int t = 0; t < RW; t++)                                                        \
             for (int j = 0; j < NJ; j++) acc[t][j] = _mm512_setzero_ps();                   \
@@ -186,7 +179,7 @@ void mm_##NJ##x##RW(const float *a, i64 ars, i64 aks, const i64 *kb, i64 nkb,   
             const float *ak = ar + k * aks;                                                 \
             const float *wk = w + k * wld;                                                  \
             __m512 wv[NJ];                                                                  \
-            for (int j = 0; j < NJ; j++) wv[j] = LOADM(wk, j);                              \
+            for (int j = 0; j < NJ; j++) wv[j] = LOADV(wk, j);                              \
             for (int t = 0; t < RW; t++) {                                                  \
                 const __m512 xv = _mm512_set1_ps(ak[t * ars]);                              \
                 for (int j = 0; j < NJ; j++) acc[t][j] = _mm512_fmadd_ps(xv, wv[j], acc[t][j]); \
@@ -195,7 +188,7 @@ void mm_##NJ##x##RW(const float *a, i64 ars, i64 aks, const i64 *kb, i64 nkb,   
         for (int t = 0; t < RW; t++) {                                                      \
             float *ct = c + (r0 + t) * cld;                                                 \
             for (int j = 0; j < NJ; j++)                                                    \
-                STOREM(ct, j, q ? _mm512_add_ps(LOADM(ct, j), acc[t][j]) : acc[t][j]);      \
+                STOREV(ct, j, q ? _mm512_add_ps(LOADV(ct, j), acc[t][j]) : acc[t][j]);      \
         }                                                                                   \
     }                                                                                       \
 }
