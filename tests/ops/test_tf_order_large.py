@@ -91,3 +91,20 @@ def test_row_sums_in_machine_code_equal_numpys_sequential_sums(monkeypatch):
         slow = tf_order._seq_rows(x)
         monkeypatch.undo()
         np.testing.assert_array_equal(fast.view(np.uint32), slow.view(np.uint32))
+
+
+@pytest.mark.skipif(not direct_conv.available(), reason="the GEMM order runs on the AVX-512 kernels")
+def test_dense_layer_products_outside_conv_steps_bits_equal_tensorflow():
+    """A plain MLP step (no convolution): products with K > 384 of at least 64 rows or up to
+    2^22 multiply-adds take oneDNN's order too (digests recorded from TF 2.21,
+    RandomState(22))."""
+    rng = np.random.RandomState(22)
+    config = tf.ConfigProto(intra_op_parallelism_threads=2, inter_op_parallelism_threads=2)
+    with tf.Session(config=config) as s:
+        for (m, k, n), tb, want in (((128, 784, 512), False, "5f9bb7091bffe0b8"),
+                                    ((128, 512, 512), True, "24748330117778fc"),
+                                    ((100, 784, 10), False, "6e5845271a9d3ca7")):
+            a = rng.randn(m, k).astype(np.float32)
+            b = rng.randn(*((n, k) if tb else (k, n))).astype(np.float32)
+            pa, pb = tf.placeholder(tf.float32, a.shape), tf.placeholder(tf.float32, b.shape)
+            assert _digest(s.run(tf.matmul(pa, pb, transpose_b=tb), {pa: a, pb: b})) == want, (m, k, n)

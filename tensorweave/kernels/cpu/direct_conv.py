@@ -256,7 +256,7 @@ def matmul(a, b, k_bounds=None):
                 fns[nj](tail.ctypes.data, k, 1, bounds.ctypes.data, len(bounds) - 1,
                         b.ctypes.data + 4 * j0, n, res.ctypes.data + 4 * j0, n, rw, mask)
                 out[i0 + full:i1, j0:j0 + 16 * nj] = res[:rows, j0:j0 + 16 * nj]
-    parallel_map(run, parts)
+    parallel_map(run, parts, always=True)
     return out
 
 

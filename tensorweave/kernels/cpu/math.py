@@ -791,8 +791,11 @@ def _matmul(op, ctx):
     return matmul
 
 
-# Products up to this many multiply-adds take the machine-code GEMM in any step (~80 us).
+# Products up to this many multiply-adds, or with this many rows, take the machine-code GEMM in
+# any step (see _tf_order_matmul).
 _NATIVE_GEMM_MACS = 1 << 22
+_NATIVE_GEMM_ROWS = 64
+_NATIVE_GEMM_MAX_MACS = 1 << 26
 
 
 def _tf_order_matmul(fast, ta, tb):
@@ -806,11 +809,14 @@ def _tf_order_matmul(fast, ta, tb):
         if a.ndim == 2 and b.ndim == 2 and a.shape[1] == b.shape[0] and a.shape[1]:
             m, k, n = a.shape[0], a.shape[1], b.shape[1]
             if k > onednn_gemm.ONE_BLOCK and direct_conv.available() and a.dtype == b.dtype == np.float32 \
-                    and (m * k * n <= _NATIVE_GEMM_MACS or parallel.intra_op_workers() > 1):
+                    and (m * k * n <= _NATIVE_GEMM_MACS or parallel.intra_op_workers() > 1
+                         or (m >= _NATIVE_GEMM_ROWS and m * k * n <= _NATIVE_GEMM_MAX_MACS)):
                 # oneDNN's k-blocks, in machine code (onednn_gemm.py). Up to one block BLAS adds
-                # in the same order (measured) and faster; big products only in a splitting step
-                # (a conv net's), where the workers own the cores: elsewhere OpenBLAS's threads
-                # are faster (measured: the 784-512-512-10 MLP step 3.2 -> 5.0 ms natively).
+                # in the same order (measured) and faster. Outside conv steps, few-row products
+                # repeated every timestep (an RNN's) and big ones keep BLAS, whose threads and
+                # blocking win there (natively the PTB LSTM step took 110 ms instead of 61, with
+                # only its 400x400x800 weight gradient native 67 ms); a 784-512-512-10 MLP step
+                # costs about 8% more natively, and trains bit for bit as TF does.
                 bounds = onednn_gemm.k_blocks(m, k, n, ta, tb, parallel.get_intra_op_threads() or 1)
                 if bounds is not None:
                     return direct_conv.matmul(a, b, bounds)

@@ -152,13 +152,15 @@ def _run_inside(fn, item):
         _local.inside = False
 
 
-def parallel_map(fn, items):
+def parallel_map(fn, items, always=False):
     """[fn(item) for item in items], the items run concurrently on the intra-op workers (the
-    calling thread takes the first) when inside a splitting step; in order otherwise. Kernels
-    call it with one item per worker (see intra_op_workers); nested calls run inline."""
+    calling thread takes the first) when inside a splitting step, or with `always` (kernels
+    that call no BLAS); in order otherwise. Kernels call it with one item per worker (see
+    intra_op_workers); nested calls run inline."""
     global _pool
     items = list(items)
-    if len(items) <= 1 or intra_op_workers() <= 1:
+    if len(items) <= 1 or (intra_op_workers() <= 1 and not (
+            always and _workers() > 1 and not getattr(_local, "inside", False))):
         return [fn(item) for item in items]
     with _lock:
         if _pool is None:
