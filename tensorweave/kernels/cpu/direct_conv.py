@@ -11,6 +11,10 @@ patch matrix reaches 77. Their machine code (_direct_conv_code.py, generated fro
 by scripts/gen_native.py) is mapped executable and called through ctypes (machine_code.py),
 one call per batch slice and block of output channels.
 
+The same file has the filter gradient (one running sum per batch slice, or restarted in the
+pieces onednn_filter_grad.py describes) and a GEMM whose sums restart at given k-blocks (the
+order onednn_gemm.py describes for TF's MatMul).
+
 `available()` is False off x86-64 Linux, without AVX-512F, or with the environment variable
 TENSORWEAVE_DIRECT_CONV=0; kernels/cpu/conv.py then keeps its NumPy paths.
 """
@@ -37,6 +41,7 @@ _DW = ctypes.CFUNCTYPE(None, *_ARGS)
 _DWP = ctypes.CFUNCTYPE(None, _P, _P, _I, _P, _I, _P, _I, _P, _I, _I, _I, _I, _I, _I, _I)
 _MM = ctypes.CFUNCTYPE(None, _P, _I, _I, _P, _I, _P, _I, _P, _I, _I, _I)
 
+
 def _map():
     from . import _direct_conv_code as generated
     names = {("fwd", nj): f"fwd_{nj}x{rw}" for nj, rw in _COLUMNS.items()}
@@ -58,7 +63,7 @@ def _map():
     return code
 
 
-# {"fwd": {vectors: fn}, "dw": {vectors: fn}, "_page": mapping}, or {} where the code cannot run
+# {"fwd" | "dw" | "dwp" | "mm": {vectors: fn}, "_page": mapping}, or {} where the code cannot run
 _load = machine_code.Loader(_map, {"avx512f", "fma"}, "TENSORWEAVE_DIRECT_CONV")
 
 
