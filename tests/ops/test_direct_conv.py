@@ -230,3 +230,31 @@ def test_random_geometries_agree_with_the_numpy_paths(monkeypatch):
             np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4 * (np.abs(b).max() + 1))
         ran += 1
     assert ran >= 25
+
+
+# Conv2DBackpropInput with strides or without padding (conv2d_transpose's kernel), recorded from
+# TF 2.21 (oneDNN's brgconv_strided / brg_conv_bwd): sha256[:16] of the result, filter and dy
+# drawn in order from np.random.RandomState(9) for each case.
+TF_BACKPROP_INPUT = [  # (n, hw, c, k, co, stride, padding), digest
+    ((4, 14, 16, 3, 32, 2, "SAME"), "b0352c6133d420f9"),    # width a multiple of the stride
+    ((4, 15, 16, 3, 32, 2, "VALID"), "74c7cf8388aefc9b"),   # width not a multiple
+    ((2, 16, 32, 5, 64, 2, "SAME"), "ea28f788634b6eec"),
+    ((2, 13, 8, 4, 16, 3, "SAME"), "9bc6fc7e8e47f824"),
+    ((3, 11, 1, 3, 8, 2, "SAME"), "65105c9eb0e973ee"),
+    ((8, 8, 64, 4, 32, 2, "SAME"), "547483ff8da8a94f"),      # a DCGAN generator's layer
+    ((8, 12, 16, 3, 48, 1, "VALID"), "4ce8ddc78a57a108"),    # stride 1, no padding
+    ((2, 28, 128, 3, 256, 2, "SAME"), "9a78e737d291c0da"),   # ResNet-like
+    ((2, 21, 8, 3, 16, 3, "VALID"), "24a8dc4f6ad5d1e5"),
+    ((2, 10, 8, 2, 8, 2, "VALID"), "036af4064b0247f9"),
+]
+
+
+@native
+def test_strided_and_valid_input_gradients_bits_equal_tensorflow():
+    rng = np.random.RandomState(9)
+    for (n, hw, c, k, co, s, padding), want in TF_BACKPROP_INPUT:
+        w = rng.randn(k, k, c, co).astype(np.float32)
+        oh = -(-hw // s) if padding == "SAME" else (hw - k) // s + 1
+        dy = rng.randn(n, oh, oh, co).astype(np.float32)
+        dx = conv.conv2d_backprop_input_nhwc((n, hw, hw, c), w, dy, (s, s), (1, 1), padding, None)
+        assert _digest(dx) == want, (n, hw, c, k, co, s, padding)

@@ -95,21 +95,27 @@ def _offsets(kh, kw, c, row_pitch, dilations, kw_outer):
     return np.ascontiguousarray(off.reshape(-1), np.int64)
 
 
-def forward(xp, w, oh, ow, strides, dilations, kw_outer=False, bias=None, relu=False):
+def forward(xp, w, oh, ow, strides, dilations, kw_outer=False, bias=None, relu=False,
+            reverse_taps=False):
     """The convolution of padded NHWC float32 `xp` (at least readable_width() wide) by `w`
     (KH, KW, C, CO): (N, OH, OW, CO) float32, each output a running FMA from 0 over the filter
-    elements (kh, kw, ci), or (kw, kh, ci) with `kw_outer`; then + `bias` (CO float32) when
-    given, then with `relu` max(0, y) (negative lanes +0.0; -0.0 and NaN kept), in registers."""
-    return _forward(_load()["fwd"], xp, w, oh, ow, strides, dilations, kw_outer, bias, relu)
+    elements (kh, kw, ci), or (kw, kh, ci) with `kw_outer`, or with `reverse_taps` over (kh, kw)
+    descending (ci ascending); then + `bias` (CO float32) when given, then with `relu`
+    max(0, y) (negative lanes +0.0; -0.0 and NaN kept), in registers."""
+    return _forward(_load()["fwd"], xp, w, oh, ow, strides, dilations, kw_outer, bias, relu,
+                    reverse_taps)
 
 
-def _forward(fns, xp, w, oh, ow, strides, dilations, kw_outer=False, bias=None, relu=False):
+def _forward(fns, xp, w, oh, ow, strides, dilations, kw_outer=False, bias=None, relu=False,
+             reverse_taps=False):
     xp = np.ascontiguousarray(xp, np.float32)
     n, hp, wp, c = xp.shape
     kh, kw, _, co = w.shape
-    wk = np.ascontiguousarray(w.transpose(1, 0, 2, 3) if kw_outer else w, np.float32)
-    wk = wk.reshape(kh * kw * c, co)
+    wk = w.transpose(1, 0, 2, 3) if kw_outer else w[::-1, ::-1] if reverse_taps else w
+    wk = np.ascontiguousarray(wk, np.float32).reshape(kh * kw * c, co)
     xoff = _offsets(kh, kw, c, wp * c, dilations, kw_outer)
+    if reverse_taps:
+        xoff = np.ascontiguousarray(xoff.reshape(kh, kw, c)[::-1, ::-1].reshape(-1))
     y = np.empty((n, oh, ow, co), np.float32)
     xn, xr, xc = hp * wp * c, strides[0] * wp * c, strides[1] * c
     if bias is not None:
