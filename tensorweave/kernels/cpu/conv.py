@@ -686,8 +686,8 @@ def _onednn_backprop_input(input_shape, w, dy, strides, dilations, ph, pw):
     columns = range(kw) if s == 1 else range(kw - 1, -1, -1)
     dx = None
     for b_ in columns:
-        part = direct_conv.forward(v[:, :, b_:], wf[:, b_:b_ + 1], h, wd, (1, 1), (1, 1),
-                                   reverse_taps=s > 1)
+        part = direct_conv.forward(v, wf[:, b_:b_ + 1], h, wd, (1, 1), (1, 1),
+                                   reverse_taps=s > 1, first_column=b_)
         dx = part if dx is None else np.add(dx, part, out=dx)
     return dx
 

@@ -96,18 +96,20 @@ def _offsets(kh, kw, c, row_pitch, dilations, kw_outer):
 
 
 def forward(xp, w, oh, ow, strides, dilations, kw_outer=False, bias=None, relu=False,
-            reverse_taps=False):
+            reverse_taps=False, first_column=0):
     """The convolution of padded NHWC float32 `xp` (at least readable_width() wide) by `w`
     (KH, KW, C, CO): (N, OH, OW, CO) float32, each output a running FMA from 0 over the filter
     elements (kh, kw, ci), or (kw, kh, ci) with `kw_outer`, or with `reverse_taps` over (kh, kw)
     descending (ci ascending); then + `bias` (CO float32) when given, then with `relu`
-    max(0, y) (negative lanes +0.0; -0.0 and NaN kept), in registers."""
+    max(0, y) (negative lanes +0.0; -0.0 and NaN kept), in registers. `first_column` starts the
+    windows that many columns into `xp` (a shifted view without a copy; the columns read must
+    still lie inside `xp`)."""
     return _forward(_load()["fwd"], xp, w, oh, ow, strides, dilations, kw_outer, bias, relu,
-                    reverse_taps)
+                    reverse_taps, first_column)
 
 
 def _forward(fns, xp, w, oh, ow, strides, dilations, kw_outer=False, bias=None, relu=False,
-             reverse_taps=False):
+             reverse_taps=False, first_column=0):
     xp = np.ascontiguousarray(xp, np.float32)
     n, hp, wp, c = xp.shape
     kh, kw, _, co = w.shape
@@ -124,7 +126,7 @@ def _forward(fns, xp, w, oh, ow, strides, dilations, kw_outer=False, bias=None, 
     def run(s):
         i0, i1 = s
         for j0, nj, mask in _blocks(co):
-            fns[nj](xp.ctypes.data + 4 * i0 * xn, xoff.ctypes.data, len(xoff),
+            fns[nj](xp.ctypes.data + 4 * (i0 * xn + first_column * c), xoff.ctypes.data, len(xoff),
                     wk.ctypes.data + 4 * j0, co, y.ctypes.data + 4 * (i0 * oh * ow * co + j0), co,
                     i1 - i0, oh, ow, xn, xr, xc, mask,
                     None if bias is None else bias.ctypes.data + 4 * j0, int(relu))

@@ -20,6 +20,7 @@ The threads' sums are then added in thread order. Dilated filters and filters wi
 (another oneDNN kernel) are not covered: `plan()` returns None and the caller keeps its own order.
 """
 
+import functools
 import os
 
 import numpy as np
@@ -45,6 +46,9 @@ def _l1_floats():
         return size // 4
     except (OSError, ValueError):
         return 32 * 1024 // 4
+
+
+_L1_FLOATS = _l1_floats()
 
 
 def _balance(mb, nb_ic, nb_oc, ic_block, ih, iw, oh, ow, kh, kw, strides, threads):
@@ -136,7 +140,7 @@ def _conf_1x1(mb, oh, ow, ic, oc, threads):
     if positions >= 28 * 28 and oc >= 128:
         reduce = _div_up(min(ow, 256), block) * block
     else:
-        l1 = _l1_floats()
+        l1 = _L1_FLOATS
         reduce = _best_divider(positions, min(l1 // ur, max(ow, oh)), min(l1 // ur, positions), True)
         reduce = max(reduce // block * block, block)
     step, step_max = _div_up(reduce, block), _div_up(reduce * 3 // 2 // block * block, block)
@@ -165,11 +169,18 @@ def _pieces_1x1(mb, oh, ow, ic, oc, threads):
 def plan(n, h, w, c, co, kh, kw, oh, ow, strides, dilations, pads):
     """How TF's kernel adds the filter gradient of this convolution: ("running", slices) for one
     running FMA per batch slice (direct_conv.filter_grad), ("pieces", per-thread arrays) for
-    direct_conv.filter_grad_pieces, or None where the order is not known."""
-    if tuple(dilations) != (1, 1) or kw > _MAX_FILTER_WIDTH or n * oh * ow == 0:
-        return None
+    direct_conv.filter_grad_pieces, or None where the order is not known. (Cached: a training
+    step asks the same every time; the arrays are read, never written.)"""
     from .parallel import get_intra_op_threads
     threads = max(1, get_intra_op_threads() or os.cpu_count() or 1)
+    return _plan(n, h, w, c, co, kh, kw, oh, ow, tuple(strides), tuple(dilations),
+                 tuple(map(tuple, pads)), threads)
+
+
+@functools.lru_cache(maxsize=128)
+def _plan(n, h, w, c, co, kh, kw, oh, ow, strides, dilations, pads, threads):
+    if dilations != (1, 1) or kw > _MAX_FILTER_WIDTH or n * oh * ow == 0:
+        return None
     (top, bottom), (left, right) = pads
     if kh == kw == 1:
         if top or bottom or left or right:

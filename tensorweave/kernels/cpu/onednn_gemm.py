@@ -16,6 +16,7 @@ oneDNN ends up with (`_threads`: TF runs small GEMMs on one thread, oneDNN caps 
 size and work), as oneDNN's selection code decides (`_nocopy`).
 """
 
+import functools
 import os
 
 __all__ = ["k_blocks", "ONE_BLOCK"]
@@ -99,10 +100,12 @@ def _copy_blocks(k):
     return list(range(0, k, _BK)) + [k]
 
 
+@functools.lru_cache(maxsize=256)
 def k_blocks(m, k, n, transpose_a, transpose_b, threads):
     """[0, k1, ..., k]: the k-blocks of TF's (m, k) @ (k, n) float32 MatMul with these
     transposes and intra-op threads, or None where oneDNN runs one of its special small
-    kernels instead (2-15 rows times a transposed matrix, m == 1 or n == 1)."""
+    kernels instead (2-15 rows times a transposed matrix, m == 1 or n == 1). Cached: a step
+    asks the same every time (callers must not modify the list)."""
     if m < 2 or n < 2 or k < 1 or (m < 16 and transpose_b and not transpose_a):
         return None
     lda = k if transpose_b else n
